@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Set up, build, serve and test the todo-trace lesson. Usage: ./build.sh setup|build|serve|test|bench|fuzz [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")"
+
+WASM_PACK_VERSION=0.15.1
+PORT="${PORT:-8000}"
+CHROMEDRIVER="/usr/bin/chromedriver"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n== %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Installs what is missing and skips what is present, so running it twice costs nothing.
+setup() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    step "adding the wasm32 target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+  rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+  if ! command -v wasm-pack >/dev/null; then
+    step "installing wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
+    cargo install wasm-pack --locked --version "$WASM_PACK_VERSION"
+  fi
+  if [ ! -x /usr/bin/chromium ] || [ ! -x "$CHROMEDRIVER" ]; then
+    step "installing Chromium and ChromeDriver"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  fi
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    step "installing node modules"
+    npm ci --no-audit --no-fund
+  fi
+}
+
+build() {
+  step "building the wasm module into www/pkg"
+  local started=$SECONDS
+  wasm-pack build --target web --release --out-dir www/pkg --no-pack
+  # wasm-pack cannot download binaryen here, so the npm package's wasm-opt shrinks the module.
+  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    www/pkg/todo_trace_bg.wasm -o www/pkg/todo_trace_bg.wasm
+  mkdir -p www/vendor
+  cp node_modules/@highlightjs/cdn-assets/es/core.min.js www/vendor/highlight-core.min.js
+  cp node_modules/@highlightjs/cdn-assets/es/languages/rust.min.js www/vendor/highlight-rust.min.js
+  local raw gz
+  raw=$(wc -c < www/pkg/todo_trace_bg.wasm)
+  gz=$(gzip -9 -c www/pkg/todo_trace_bg.wasm | wc -c)
+  echo "www/pkg/todo_trace_bg.wasm: $raw bytes raw, $gz bytes gzip; built in $((SECONDS - started)) s"
+}
+
+serve() {
+  echo "Serving the lesson at http://127.0.0.1:$PORT/ (Ctrl-C stops it)"
+  exec node serve.mjs www "$PORT"
+}
+
+run_tests() {
+  step "format"
+  cargo fmt --all --check
+  step "clippy (native and wasm32)"
+  cargo clippy --workspace --all-targets -- -D warnings
+  cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
+  step "native tests"
+  cargo test --workspace
+  step "browser tests (wasm-bindgen-test in headless Chromium)"
+  wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER"
+  if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
+    step "end-to-end tests (the page in headless Chromium)"
+    node --test --test-concurrency=1 tests/e2e/
+  fi
+}
+
+cmd="${1:-}"
+case "$cmd" in
+  setup) setup ;;
+  build) setup; build ;;
+  serve) setup; build; serve ;;
+  test) setup; build; run_tests ;;
+  bench) setup; build; node bench/run.mjs ;;
+  fuzz) setup; ./fuzz/run.sh "${2:-60}" ;;
+  *)
+    echo "usage: ./build.sh setup|build|serve|test|bench|fuzz [SECONDS]" >&2
+    exit 2
+    ;;
+esac

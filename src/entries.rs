@@ -1,0 +1,68 @@
+//! The call entries: for each figure, set up a scenario's data, call the lesson function, print the outcome.
+//!
+//! The page shows these functions in its "setup and call entry" part, so they stay as plain as
+//! the lesson functions. `say` prints a line to the figure's output pane.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::lesson::{
+    format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
+    Todo, TodoError,
+};
+use crate::trace::say;
+
+/// A scenario's data: the host's plan, the items the model submits, the conversation so far.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub state: State,
+    pub items: Value,
+    pub messages: Vec<Message>,
+}
+
+pub fn run_validate(setup: Setup, lang: Lang) -> Result<Vec<Todo>, TodoError> {
+    let result = validate_todos(&setup.items);
+    match &result {
+        Ok(new_list) => {
+            say(lang.pick("校验通过。新清单：", "Valid. The new list:"));
+            say(format_todos(new_list, lang));
+        }
+        Err(error) => say(error.message(lang)),
+    }
+    result
+}
+
+pub fn run_write(setup: Setup, lang: Lang) -> Result<String, TodoError> {
+    let mut state = setup.state;
+    let result = write_todos(&mut state, &setup.items, lang);
+    match &result {
+        Ok(_) => say(lang.pick("已写入。当前计划：", "Written. Current plan:")),
+        Err(error) => {
+            say(error.message(lang));
+            say(lang.pick("计划没有改变。当前计划：", "The plan is unchanged. Current plan:"));
+        }
+    }
+    say(format_todos(&state.items, lang));
+    say(lang.pick(
+        "写入计划没有运行其中任何一项：状态只是声明，不是证据。",
+        "Writing the plan ran none of its items: a status is a claim, not evidence.",
+    ));
+    result
+}
+
+pub fn run_prepare(setup: Setup, lang: Lang) -> Result<Vec<Message>, TodoError> {
+    let result = prepare_messages(&setup.messages, &setup.state, lang);
+    match &result {
+        Ok(prepared) => {
+            say(lang.pick(
+                "原始问题没有改变；这一次请求带上了当前计划。准备好的第一条消息：",
+                "The original question is unchanged; this request carries the current plan. The prepared first message:",
+            ));
+            if let Content::Text(text) = &prepared[0].content {
+                say(text);
+            }
+        }
+        Err(error) => say(error.message(lang)),
+    }
+    result
+}

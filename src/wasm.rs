@@ -1,0 +1,84 @@
+//! The JS API: thin `#[wasm_bindgen]` wrappers that only convert types (plain objects, camelCase keys).
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::figures::{self, ApiError, FIGURES};
+use crate::source;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+export type Lang = "zh" | "en";
+export interface Figure { id: string; symbol: string; file: string; entry: string }
+export interface Scenario { id: string; label: string; hint: string; isDefault: boolean }
+export interface SourceLine { no: number; text: string }
+export interface Listing { symbol: string; file: string; lines: SourceLine[] }
+export interface Local { name: string; type: string; value: unknown; moved: boolean }
+export interface ErrorInfo { code: string; message: string; line?: number; column?: number }
+export type Step = {
+  symbol: string; line: number; stack: string[]; locals: Local[];
+  state: { items: unknown[]; messages?: unknown[] }; outputLines: number;
+} & (
+  | { event: "call" | "line" | "truncated" }
+  | { event: "return"; value: unknown }
+  | { event: "error"; error: ErrorInfo }
+);
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+export interface Trace {
+  figure: string; scenario: string; input: unknown;
+  steps: Step[]; output: string[]; result: Outcome;
+}
+"#;
+
+/// Every value crosses as a plain JS object (not a Map), as JSON would.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|error| js_sys::Error::new(&error.to_string()))
+}
+
+impl From<ApiError> for js_sys::Error {
+    fn from(error: ApiError) -> Self {
+        js_sys::Error::new(&error.0)
+    }
+}
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(feature = "console_error_panic_hook")]
+    console_error_panic_hook::set_once();
+}
+
+/// The three figures, in the lesson's order.
+#[wasm_bindgen(unchecked_return_type = "Figure[]")]
+pub fn figures() -> Result<JsValue, js_sys::Error> {
+    to_js(&FIGURES)
+}
+
+/// A figure's scenarios, labelled in `lang`; exactly one has `isDefault`.
+#[wasm_bindgen(unchecked_return_type = "Scenario[]")]
+pub fn scenarios(
+    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+) -> Result<JsValue, js_sys::Error> {
+    to_js(&figures::scenarios(figure_id, figures::parse_lang(lang)?)?)
+}
+
+/// The listing of a lesson function or call entry, cut from the compiled source file.
+#[wasm_bindgen(unchecked_return_type = "Listing")]
+pub fn source(symbol: &str) -> Result<JsValue, js_sys::Error> {
+    let listing = source::source(symbol).ok_or_else(|| {
+        ApiError(format!("unknown symbol {symbol:?}: no such lesson function or entry"))
+    })?;
+    to_js(&listing)
+}
+
+/// Runs a figure's scenario and returns every step.
+#[wasm_bindgen(unchecked_return_type = "Trace")]
+pub fn trace(
+    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
+    #[wasm_bindgen(js_name = scenarioId)] scenario_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+) -> Result<JsValue, js_sys::Error> {
+    to_js(&figures::trace(figure_id, scenario_id, figures::parse_lang(lang)?)?)
+}
