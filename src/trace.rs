@@ -4,7 +4,7 @@
 //! as plain functions everywhere else (the probes only check a flag).
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::cell::RefCell;
 
 use crate::lesson::{Lang, TodoError};
@@ -297,11 +297,6 @@ impl Recorder {
             output_lines: self.done.output.len(),
         });
     }
-}
-
-/// An empty host snapshot to start from.
-pub fn empty_host() -> Value {
-    Value::Object(Map::new())
 }
 
 #[cfg(test)]

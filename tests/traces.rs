@@ -1,0 +1,368 @@
+//! The traces: the teaching points of LESSON.md, listings that match the file, determinism, golden files.
+
+use serde_json::{json, Value};
+use todo_trace::figures::{self, FIGURES};
+use todo_trace::lesson::Lang;
+use todo_trace::source::source;
+use todo_trace::trace::{Event, Step};
+
+fn trace(figure: &str, scenario: &str, lang: Lang) -> figures::Trace {
+    figures::trace(figure, scenario, lang).unwrap()
+}
+
+/// The text of the line a step is on, from its function's listing.
+fn line_text(step: &Step) -> &'static str {
+    let listing = source(step.symbol).unwrap();
+    listing.lines.iter().find(|l| l.no == step.line).map(|l| l.text).unwrap_or("")
+}
+
+fn steps_at<'a>(steps: &'a [Step], text: &str) -> Vec<&'a Step> {
+    steps.iter().filter(|s| line_text(s).trim() == text).collect()
+}
+
+fn local(step: &Step, name: &str) -> Value {
+    step.locals.iter().find(|l| l.name == name).map(|l| l.value.clone()).unwrap_or(Value::Null)
+}
+
+fn ids(items: &Value) -> Vec<&str> {
+    items.as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap()).collect()
+}
+
+fn statuses(items: &Value) -> Vec<&str> {
+    items.as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect()
+}
+
+fn error_code(trace: &figures::Trace) -> Option<&'static str> {
+    trace.result.error.as_ref().map(|e| e.code)
+}
+
+const PUSH: &str = "new_list.push(Todo {";
+const ASSIGN: &str = "state.items = replacement;";
+
+#[test]
+fn validate_valid_grows_the_new_list_by_one_per_pass() {
+    let t = trace("validate", "valid", Lang::En);
+    let pushes = steps_at(&t.steps, PUSH);
+    assert_eq!(pushes.len(), 2);
+    for (pass, step) in pushes.iter().enumerate() {
+        // Paused at the append: this item passed every check, the next is not yet looked at.
+        assert_eq!(local(step, "new_list").as_array().unwrap().len(), pass);
+        assert_eq!(local(step, "index"), json!(pass));
+        assert_eq!(local(step, "seen_ids").as_array().unwrap().len(), pass + 1);
+    }
+    assert_eq!(ids(t.result.value.as_ref().unwrap()), ["1", "2"]);
+    assert!(t.result.ok);
+}
+
+#[test]
+fn validate_duplicate_fails_before_the_second_append() {
+    let t = trace("validate", "duplicate", Lang::En);
+    assert_eq!(error_code(&t), Some("duplicate_id"));
+    assert_eq!(steps_at(&t.steps, PUSH).len(), 1, "only the first item is appended");
+    let last = t.steps.last().unwrap();
+    assert!(matches!(&last.event, Event::Error { error } if error.code == "duplicate_id"));
+    assert_eq!(ids(&local(last, "new_list")), ["1"]);
+    assert_eq!(local(last, "position"), json!(2));
+}
+
+#[test]
+fn validate_active_fails_at_the_count_after_recording_the_id() {
+    let t = trace("validate", "active", Lang::En);
+    assert_eq!(error_code(&t), Some("too_many_active"));
+    let last = t.steps.last().unwrap();
+    assert_eq!(
+        line_text(last).trim(),
+        "return Err(TodoError::TooManyActive { position, id: id.to_string() });"
+    );
+    assert_eq!(local(last, "seen_ids"), json!(["1", "2"]));
+    assert_eq!(local(last, "active"), json!(2));
+    assert_eq!(ids(&local(last, "new_list")), ["1"]);
+}
+
+#[test]
+fn write_replace_assigns_once_and_the_state_changes_one_step_later() {
+    let t = trace("write", "replace", Lang::En);
+    let at = t.steps.iter().position(|s| line_text(s).trim() == ASSIGN).unwrap();
+    let (before, after) = (&t.steps[at], &t.steps[at + 1]);
+    // Paused at the assignment: the replacement is ready, the host still holds the old plan.
+    assert_eq!(statuses(&local(before, "replacement")), ["completed", "in_progress"]);
+    assert_eq!(statuses(&before.state["items"]), ["completed", "pending"]);
+    // One step later the host holds the new plan and the replacement was moved into it.
+    assert_eq!(statuses(&after.state["items"]), ["completed", "in_progress"]);
+    let moved = after.locals.iter().find(|l| l.name == "replacement").unwrap();
+    assert!(moved.moved && moved.value.is_null() && moved.ty == "Vec<Todo>");
+    // Every step before the assignment shows the old plan; none after it does.
+    assert!(t.steps[..=at].iter().all(|s| statuses(&s.state["items"]) == ["completed", "pending"]));
+    assert!(t.steps[at + 1..]
+        .iter()
+        .all(|s| statuses(&s.state["items"]) == ["completed", "in_progress"]));
+}
+
+#[test]
+fn write_steps_into_validate_and_format_and_back() {
+    let t = trace("write", "replace", Lang::En);
+    let stacks: Vec<Vec<&str>> = t.steps.iter().map(|s| s.stack.clone()).collect();
+    assert_eq!(stacks[0], ["write_todos"]);
+    assert_eq!(stacks[1], ["write_todos", "validate_todos"]);
+    assert!(stacks.iter().any(|s| s == &["write_todos", "format_todos"]));
+    assert_eq!(stacks.last().unwrap(), &["write_todos"]);
+    assert!(matches!(t.steps[0].event, Event::Call));
+    assert!(matches!(t.steps[1].event, Event::Call));
+    assert!(matches!(t.steps.last().unwrap().event, Event::Return { .. }));
+}
+
+#[test]
+fn write_failures_never_reach_the_assignment_and_keep_the_old_plan() {
+    for (scenario, code) in [
+        ("active", "too_many_active"),
+        ("duplicate", "duplicate_id"),
+        ("unknown", "unknown_status"),
+    ] {
+        let t = trace("write", scenario, Lang::En);
+        assert_eq!(error_code(&t), Some(code), "{scenario}");
+        assert!(steps_at(&t.steps, ASSIGN).is_empty(), "{scenario}: the assignment ran");
+        let last = t.steps.last().unwrap();
+        assert_eq!(
+            last.symbol, "write_todos",
+            "{scenario}: the error comes back out of validation"
+        );
+        assert!(matches!(&last.event, Event::Error { error } if error.code == code));
+        assert_eq!(statuses(&last.state["items"]), ["completed", "pending"], "{scenario}");
+        // It came out of validation: validate_todos ended with the same error first.
+        assert!(t.steps.iter().any(|s| s.symbol == "validate_todos"
+            && matches!(&s.event, Event::Error { error } if error.code == code)));
+    }
+}
+
+#[test]
+fn write_active_fails_late_after_the_first_item_passed() {
+    let t = trace("write", "active", Lang::En);
+    assert_eq!(steps_at(&t.steps, PUSH).len(), 1, "the first item was appended before the failure");
+}
+
+#[test]
+fn write_clear_is_a_valid_commit_that_empties_the_plan() {
+    let t = trace("write", "clear", Lang::En);
+    assert!(t.result.ok);
+    assert_eq!(t.steps.last().unwrap().state["items"], json!([]));
+    assert!(t.output.contains(&"(empty plan)".to_string()), "{:?}", t.output);
+}
+
+#[test]
+fn write_claim_says_nothing_was_run() {
+    for lang in [Lang::Zh, Lang::En] {
+        let t = trace("write", "claim", lang);
+        assert!(t.result.ok);
+        assert_eq!(statuses(&t.steps.last().unwrap().state["items"]), ["completed", "completed"]);
+        let said = t.output.join("\n");
+        let nothing_ran = lang.pick("没有运行", "ran none of its items");
+        assert!(said.contains(nothing_ran), "{said}");
+    }
+}
+
+#[test]
+fn write_omit_drops_the_item_left_out() {
+    let t = trace("write", "omit", Lang::En);
+    assert!(t.result.ok);
+    assert_eq!(ids(&t.steps[0].state["items"]), ["1", "2"]);
+    assert_eq!(ids(&t.steps.last().unwrap().state["items"]), ["1"]);
+}
+
+fn first_text(messages: &Value) -> &str {
+    messages[0]["content"].as_str().unwrap()
+}
+
+#[test]
+fn prepare_pending_changes_the_copy_only() {
+    let t = trace("prepare", "pending", Lang::En);
+    let prepared = t.result.value.as_ref().unwrap();
+    let original = json!(t.input.messages);
+    assert!(first_text(prepared).starts_with(first_text(&original)));
+    assert!(
+        first_text(prepared).ends_with("1 [completed] Read the source\n2 [pending] Run and check")
+    );
+    assert_eq!(
+        prepared.as_array().unwrap()[1..],
+        original.as_array().unwrap()[1..],
+        "tool blocks are unchanged"
+    );
+    assert_eq!(prepared[1]["content"][0]["id"], "run_1");
+    assert_eq!(prepared[2]["content"][0]["tool_use_id"], "run_1");
+    // The host's history never changes while preparing.
+    assert!(t.steps.iter().all(|s| s.state["messages"] == original));
+}
+
+#[test]
+fn prepare_updated_puts_the_claim_beside_the_evidence() {
+    let t = trace("prepare", "updated", Lang::En);
+    let prepared = t.result.value.as_ref().unwrap();
+    assert!(first_text(prepared).contains("2 [completed] Run and check"));
+    assert_eq!(prepared[2]["content"][0]["content"], "Not run: the user declined.");
+    assert_eq!(prepared[2]["content"][0]["is_error"], true);
+}
+
+#[test]
+fn prepare_empty_renders_the_placeholder() {
+    for (lang, placeholder) in [(Lang::En, "(empty plan)"), (Lang::Zh, "（清单为空）")] {
+        let t = trace("prepare", "empty", lang);
+        assert!(first_text(t.result.value.as_ref().unwrap()).ends_with(placeholder));
+    }
+}
+
+/// Every symbol the page can ask for: the figures, the helper, the entries.
+fn symbols() -> Vec<&'static str> {
+    let mut symbols: Vec<&str> = FIGURES.iter().flat_map(|f| [f.symbol, f.entry]).collect();
+    symbols.push("format_todos");
+    symbols
+}
+
+#[test]
+fn listings_are_the_files_lines() {
+    for symbol in symbols() {
+        let listing = source(symbol).unwrap();
+        let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), listing.file);
+        let file = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<&str> = file.lines().collect();
+        assert!(listing.lines[0].text.contains(&format!("fn {symbol}(")));
+        assert_eq!(listing.lines.last().unwrap().text, "}");
+        let numbers: Vec<u32> = listing.lines.iter().map(|l| l.no).collect();
+        let first = numbers[0];
+        assert_eq!(numbers, (first..first + numbers.len() as u32).collect::<Vec<_>>());
+        for line in &listing.lines {
+            assert_eq!(line.text, lines[line.no as usize - 1], "{symbol} line {}", line.no);
+            assert!(!line.text.contains("#[traced"), "instrumentation shows in {symbol}");
+        }
+    }
+    assert!(source("trace").is_none() && source("").is_none() && source("fn x(").is_none());
+}
+
+#[test]
+fn every_step_is_on_a_statement_of_its_function() {
+    for figure in FIGURES {
+        for scenario in figures::scenarios(figure.id, Lang::En).unwrap() {
+            for step in trace(figure.id, scenario.id, Lang::En).steps {
+                let text = line_text(&step).trim();
+                assert!(
+                    !text.is_empty(),
+                    "{} line {} is not in its listing",
+                    step.symbol,
+                    step.line
+                );
+                let only_punctuation = text.chars().all(|c| "{}()[];,".contains(c));
+                let not_code =
+                    text.starts_with("//") || text.starts_with("else") || text.starts_with('}');
+                assert!(
+                    !only_punctuation && !not_code,
+                    "{} line {}: {text}",
+                    step.symbol,
+                    step.line
+                );
+                assert_eq!(step.stack.last(), Some(&step.symbol));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_call_gives_the_same_json() {
+    for lang in [Lang::Zh, Lang::En] {
+        let a = serde_json::to_string(&trace("write", "replace", lang)).unwrap();
+        let b = serde_json::to_string(&trace("write", "replace", lang)).unwrap();
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn unknown_ids_are_clear_errors() {
+    let figure = figures::trace("nope", "valid", Lang::En).unwrap_err().to_string();
+    assert!(figure.contains("nope") && figure.contains("validate, write, prepare"), "{figure}");
+    let scenario = figures::trace("validate", "replace", Lang::En).unwrap_err().to_string();
+    assert!(scenario.contains("replace") && scenario.contains("valid, duplicate"), "{scenario}");
+    assert!(figures::parse_lang("fr").unwrap_err().to_string().contains("\"fr\""));
+    assert!(figures::scenarios("nope", Lang::Zh).is_err());
+}
+
+#[test]
+fn each_figure_has_the_lessons_scenarios_and_one_default() {
+    let expected = [
+        ("validate", vec!["valid", "duplicate", "active", "unknown", "clear"], "valid"),
+        (
+            "write",
+            vec!["replace", "duplicate", "active", "unknown", "clear", "claim", "omit"],
+            "replace",
+        ),
+        ("prepare", vec!["pending", "updated", "empty"], "pending"),
+    ];
+    for (figure, ids, default) in expected {
+        for lang in [Lang::Zh, Lang::En] {
+            let scenarios = figures::scenarios(figure, lang).unwrap();
+            assert_eq!(scenarios.iter().map(|s| s.id).collect::<Vec<_>>(), ids);
+            let defaults: Vec<&str> =
+                scenarios.iter().filter(|s| s.is_default).map(|s| s.id).collect();
+            assert_eq!(defaults, [default]);
+            assert!(scenarios.iter().all(|s| !s.label.is_empty() && !s.hint.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn a_long_run_stops_at_the_step_limit() {
+    let setup = figures::setup("valid", Lang::En);
+    let host = json!({ "items": setup.state.items });
+    let (recording, result) =
+        todo_trace::trace::record_with_limit("validate_todos", Lang::En, host, 5, || {
+            todo_trace::lesson::validate_todos(&setup.items)
+        });
+    assert_eq!(recording.steps.len(), 5);
+    assert!(matches!(recording.steps[4].event, Event::Truncated));
+    assert!(recording.steps[..4].iter().all(|s| !matches!(s.event, Event::Truncated)));
+    assert!(result.is_ok(), "the function still runs to its end");
+}
+
+#[test]
+fn nothing_is_recorded_outside_a_figure() {
+    assert!(!todo_trace::trace::recording());
+    let (recording, _) =
+        todo_trace::trace::record("write_todos", Lang::En, json!({"items": []}), || {
+            todo_trace::lesson::format_todos(&[], Lang::En)
+        });
+    assert!(recording.steps.is_empty(), "format_todos is not the figure's function");
+    assert!(!todo_trace::trace::recording());
+}
+
+/// Golden files: one per figure x scenario x language, compact JSON with one step per line so a
+/// diff shows which step changed. `UPDATE_GOLDEN=1 cargo test` rewrites them after a deliberate change.
+#[test]
+fn traces_match_their_golden_files() {
+    let dir = format!("{}/tests/golden", env!("CARGO_MANIFEST_DIR"));
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut checked = 0;
+    for figure in FIGURES {
+        for (lang, lang_id) in [(Lang::Zh, "zh"), (Lang::En, "en")] {
+            for scenario in figures::scenarios(figure.id, lang).unwrap() {
+                let text = golden_text(&trace(figure.id, scenario.id, lang));
+                let path = format!("{dir}/{}-{}-{lang_id}.json", figure.id, scenario.id);
+                if update {
+                    std::fs::create_dir_all(&dir).unwrap();
+                    std::fs::write(&path, &text).unwrap();
+                }
+                let golden = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+                    panic!("{path} is missing: run UPDATE_GOLDEN=1 cargo test")
+                });
+                assert!(golden == text, "{path} differs: review, then UPDATE_GOLDEN=1 cargo test");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 30);
+}
+
+fn golden_text(trace: &figures::Trace) -> String {
+    let compact = serde_json::to_string(trace).unwrap();
+    let steps: Vec<String> =
+        trace.steps.iter().map(|s| serde_json::to_string(s).unwrap()).collect();
+    let all_steps = format!("\"steps\":[{}]", steps.join(","));
+    let one_per_line = format!("\"steps\":[\n{}\n]", steps.join(",\n"));
+    assert!(compact.contains(&all_steps));
+    compact.replacen(&all_steps, &one_per_line, 1) + "\n"
+}

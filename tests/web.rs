@@ -1,0 +1,113 @@
+//! The JS API from a real browser: every trace matches its golden file, and bad ids become JS Errors.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Object, Reflect, JSON};
+use todo_trace::{figures, wasm};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+macro_rules! goldens {
+    ($($figure:literal $scenario:literal $lang:literal),* $(,)?) => {
+        [$(($figure, $scenario, $lang,
+            include_str!(concat!("golden/", $figure, "-", $scenario, "-", $lang, ".json")))),*]
+    };
+}
+
+/// The same golden files the native tests check, built into this test module.
+const GOLDEN: [(&str, &str, &str, &str); 30] = goldens![
+    "validate" "valid" "zh", "validate" "valid" "en",
+    "validate" "duplicate" "zh", "validate" "duplicate" "en",
+    "validate" "active" "zh", "validate" "active" "en",
+    "validate" "unknown" "zh", "validate" "unknown" "en",
+    "validate" "clear" "zh", "validate" "clear" "en",
+    "write" "replace" "zh", "write" "replace" "en",
+    "write" "duplicate" "zh", "write" "duplicate" "en",
+    "write" "active" "zh", "write" "active" "en",
+    "write" "unknown" "zh", "write" "unknown" "en",
+    "write" "clear" "zh", "write" "clear" "en",
+    "write" "claim" "zh", "write" "claim" "en",
+    "write" "omit" "zh", "write" "omit" "en",
+    "prepare" "pending" "zh", "prepare" "pending" "en",
+    "prepare" "updated" "zh", "prepare" "updated" "en",
+    "prepare" "empty" "zh", "prepare" "empty" "en",
+];
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &key.into()).unwrap()
+}
+
+fn stringify(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().into()
+}
+
+fn is_plain_object(value: &JsValue) -> bool {
+    value.is_object() && Object::get_prototype_of(value) == Object::get_prototype_of(&Object::new())
+}
+
+#[wasm_bindgen_test]
+fn wasm_traces_are_byte_identical_to_the_native_golden_files() {
+    for (figure, scenario, lang, golden) in GOLDEN {
+        let lang = figures::parse_lang(lang).unwrap();
+        let json = serde_json::to_string(&figures::trace(figure, scenario, lang).unwrap()).unwrap();
+        // The golden file is the same compact JSON with a line break before each step.
+        assert_eq!(json, golden.replace('\n', ""), "{figure}/{scenario}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_trace_crosses_to_js_as_plain_objects_equal_to_the_golden_file() {
+    for (figure, scenario, lang, golden) in GOLDEN {
+        let trace = wasm::trace(figure, scenario, lang).unwrap();
+        assert!(is_plain_object(&trace), "{figure}/{scenario}: not a plain object");
+        let steps: Array = get(&trace, "steps").dyn_into().unwrap();
+        assert!(steps.length() > 0);
+        let step = steps.get(0);
+        assert!(is_plain_object(&step) && is_plain_object(&get(&step, "state")));
+        assert!(get(&step, "outputLines").as_f64().is_some(), "camelCase keys");
+        let expected = JSON::parse(golden).unwrap();
+        assert_eq!(stringify(&trace), stringify(&expected), "{figure}/{scenario}/{lang}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn figures_scenarios_and_sources_are_plain_data() {
+    let figures: Array = wasm::figures().unwrap().dyn_into().unwrap();
+    assert_eq!(figures.length(), 3);
+    for figure in figures.iter() {
+        let id = get(&figure, "id").as_string().unwrap();
+        for lang in ["zh", "en"] {
+            let scenarios: Array = wasm::scenarios(&id, lang).unwrap().dyn_into().unwrap();
+            let defaults = scenarios.iter().filter(|s| get(s, "isDefault").is_truthy()).count();
+            assert_eq!(defaults, 1, "{id}");
+        }
+        for key in ["symbol", "entry"] {
+            let symbol = get(&figure, key).as_string().unwrap();
+            let listing = wasm::source(&symbol).unwrap();
+            assert_eq!(get(&listing, "file").as_string().unwrap().get(..4), Some("src/"));
+            let lines: Array = get(&listing, "lines").dyn_into().unwrap();
+            let first = get(&lines.get(0), "text").as_string().unwrap();
+            assert!(first.contains(&format!("fn {symbol}(")), "{first}");
+        }
+    }
+}
+
+fn error_message(result: Result<JsValue, js_sys::Error>) -> String {
+    let error = result.expect_err("expected a JS Error");
+    assert!(error.is_instance_of::<js_sys::Error>());
+    error.message().into()
+}
+
+#[wasm_bindgen_test]
+fn unknown_ids_throw_js_errors_with_clear_messages() {
+    assert!(error_message(wasm::trace("nope", "valid", "en")).contains("unknown figure \"nope\""));
+    assert!(
+        error_message(wasm::trace("write", "valid", "en")).contains("unknown scenario \"valid\"")
+    );
+    assert!(error_message(wasm::trace("write", "replace", "fr")).contains("unknown language"));
+    assert!(error_message(wasm::scenarios("", "zh")).contains("unknown figure"));
+    assert!(error_message(wasm::source("eval")).contains("unknown symbol"));
+    // The module keeps working after errors.
+    assert!(wasm::trace("write", "replace", "en").is_ok());
+}
