@@ -16,12 +16,15 @@ as_root() {
 
 # Installs what is missing and skips what is present, so running it twice costs nothing.
 setup() {
-  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  # grep reads all of its input (no -q), so pipefail never sees a broken pipe.
+  if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
     step "adding the wasm32 target"
     rustup target add wasm32-unknown-unknown
   fi
-  rustup component list --installed | grep -q '^clippy' || rustup component add clippy
-  rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+  local components
+  components=$(rustup component list --installed)
+  grep '^clippy' <<<"$components" >/dev/null || rustup component add clippy
+  grep '^rustfmt' <<<"$components" >/dev/null || rustup component add rustfmt
   if ! command -v wasm-pack >/dev/null; then
     step "installing wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
     cargo install wasm-pack --locked --version "$WASM_PACK_VERSION"
