@@ -3,16 +3,16 @@ import { highlightLines } from './code.js';
 
 /**
  * Creates an element. `attrs`: "class", "text" (textContent), "on<event>" handlers, anything else is
- * set as an attribute (null and false skip it). Children are nodes or strings (as text), arrays flattened.
+ * set as an attribute (null or undefined leaves it out). Children are nodes or strings (as text), arrays flattened.
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === false || value === undefined) continue;
+    if (value === null || value === undefined) continue;
     if (name === 'class') node.className = value;
     else if (name === 'text') node.textContent = value;
     else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? '' : String(value));
+    else node.setAttribute(name, String(value));
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined));
   return node;
