@@ -2,9 +2,19 @@
 
 use serde::Serialize;
 
+use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
+
 /// The files whose functions the page shows, as compiled (paths from the repository root).
 const FILES: [(&str, &str); 2] =
     [("src/lesson.rs", include_str!("lesson.rs")), ("src/entries.rs", include_str!("entries.rs"))];
+
+/// The lines of each traced function that hold a step (from `#[traced]`).
+const STEP_LINES: [(&str, &[u32]); 4] = [
+    ("validate_todos", validate_todos::STEP_LINES),
+    ("write_todos", write_todos::STEP_LINES),
+    ("format_todos", format_todos::STEP_LINES),
+    ("prepare_messages", prepare_messages::STEP_LINES),
+];
 
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct Listing {
@@ -18,6 +28,8 @@ pub struct SourceLine {
     /// The line's number in `file`, 1-based.
     pub no: u32,
     pub text: &'static str,
+    /// Whether a step can pause here (a traced statement starts on this line): where breakpoints go.
+    pub step: bool,
 }
 
 /// The lines of `fn symbol`, from its `fn` line to its closing brace. Attributes and doc comments
@@ -27,6 +39,8 @@ pub fn source(symbol: &str) -> Option<Listing> {
         return None;
     }
     let head = format!("fn {symbol}(");
+    let steps =
+        STEP_LINES.iter().find(|(name, _)| *name == symbol).map_or(&[][..], |(_, lines)| lines);
     FILES.iter().find_map(|&(file, text)| {
         let lines: Vec<&'static str> = text.lines().collect();
         let start = lines
@@ -36,7 +50,12 @@ pub fn source(symbol: &str) -> Option<Listing> {
         Some(Listing {
             symbol: symbol.to_string(),
             file,
-            lines: (start..=end).map(|i| SourceLine { no: i as u32 + 1, text: lines[i] }).collect(),
+            lines: (start..=end)
+                .map(|i| {
+                    let no = i as u32 + 1;
+                    SourceLine { no, text: lines[i], step: steps.contains(&no) }
+                })
+                .collect(),
         })
     })
 }

@@ -11,7 +11,7 @@ const TYPES: &str = r#"
 export type Lang = "zh" | "en";
 export interface Figure { id: string; symbol: string; file: string; entry: string }
 export interface Scenario { id: string; label: string; hint: string; isDefault: boolean }
-export interface SourceLine { no: number; text: string }
+export interface SourceLine { no: number; text: string; step: boolean }
 export interface Listing { symbol: string; file: string; lines: SourceLine[] }
 export interface Local { name: string; type: string; value: unknown; moved: boolean }
 export interface ErrorInfo { code: string; message: string; line?: number; column?: number }

@@ -236,31 +236,48 @@ fn listings_are_the_files_lines() {
     assert!(source("trace").is_none() && source("").is_none() && source("fn x(").is_none());
 }
 
+/// A line where a statement starts: not blank, not lone punctuation, not a comment, not `else`.
+fn holds_a_statement(text: &str) -> bool {
+    let text = text.trim();
+    let only_punctuation = text.chars().all(|c| "{}()[];,".contains(c));
+    let not_code = text.starts_with("//") || text.starts_with("else") || text.starts_with('}');
+    !only_punctuation && !not_code
+}
+
 #[test]
-fn every_step_is_on_a_statement_of_its_function() {
+fn every_step_is_on_a_step_line_of_its_function() {
     for figure in FIGURES {
         for scenario in figures::scenarios(figure.id, Lang::En).unwrap() {
             for step in trace(figure.id, scenario.id, Lang::En).steps {
-                let text = line_text(&step).trim();
+                let listing = source(step.symbol).unwrap();
+                let line = listing.lines.iter().find(|l| l.no == step.line);
+                let line =
+                    line.unwrap_or_else(|| panic!("{} {} not listed", step.symbol, step.line));
                 assert!(
-                    !text.is_empty(),
-                    "{} line {} is not in its listing",
-                    step.symbol,
-                    step.line
-                );
-                let only_punctuation = text.chars().all(|c| "{}()[];,".contains(c));
-                let not_code =
-                    text.starts_with("//") || text.starts_with("else") || text.starts_with('}');
-                assert!(
-                    !only_punctuation && !not_code,
-                    "{} line {}: {text}",
-                    step.symbol,
-                    step.line
+                    line.step,
+                    "{} line {} is not marked as a step line",
+                    step.symbol, step.line
                 );
                 assert_eq!(step.stack.last(), Some(&step.symbol));
             }
         }
     }
+}
+
+#[test]
+fn step_lines_are_exactly_the_statement_starts() {
+    for symbol in ["validate_todos", "write_todos", "format_todos", "prepare_messages"] {
+        let listing = source(symbol).unwrap();
+        let marked: Vec<&str> =
+            listing.lines.iter().filter(|l| l.step).map(|l| l.text.trim()).collect();
+        assert!(marked.iter().all(|text| holds_a_statement(text)), "{symbol}: {marked:?}");
+        // Lines no scenario reaches still take a breakpoint (reader input can reach them).
+        if symbol == "validate_todos" {
+            assert!(marked.contains(&"return Err(TodoError::NotAList);"));
+            assert!(!marked.contains(&"} else {") && !marked.contains(&"};"));
+        }
+    }
+    assert!(source("run_write").unwrap().lines.iter().all(|l| !l.step), "entries are not traced");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
-  localsView, markers, outputAt, shownSymbol, stateView, status,
+  localsView, markers, outputAt, shownSymbol, stateView, status, tracedSymbols,
 } from './replay.js';
 
 const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
@@ -25,7 +25,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   const scenarios = api.scenarios(figure.id, lang);
   const defaultScenario = scenarios.find((s) => s.isDefault).id;
   const traces = new Map(scenarios.map((s) => [s.id, api.trace(figure.id, s.id, lang)]));
-  const breakable = breakableLines(traces.values());
+  const breakable = breakableLines([...tracedSymbols(traces.values())].map((symbol) => api.source(symbol)));
   const resolve = referenceResolver(api, breakable.keys(), scenarioLabel);
 
   // Settle the place the link asks for.

@@ -16,17 +16,12 @@ export const breakpointKey = (symbol, line) => `${symbol}.${line}`;
 export const hits = (step, breakpoints) =>
   aboutToRun(step) && breakpoints.has(breakpointKey(step.symbol, step.line));
 
-/** Lines that hold a step (in any of these traces), per symbol: the only lines that accept a breakpoint. */
-export function breakableLines(traces) {
-  const lines = new Map();
-  for (const { steps } of traces) {
-    for (const step of steps.filter(aboutToRun)) {
-      if (!lines.has(step.symbol)) lines.set(step.symbol, new Set());
-      lines.get(step.symbol).add(step.line);
-    }
-  }
-  return lines;
-}
+/** The symbols a figure's traces pass through: its function and the ones it calls. */
+export const tracedSymbols = (traces) => new Set([...traces].flatMap(({ steps }) => steps.map((step) => step.symbol)));
+
+/** Lines where a step can pause (`step` in the listing), per symbol: the only lines that accept a breakpoint. */
+export const breakableLines = (listings) =>
+  new Map(listings.map(({ symbol, lines }) => [symbol, new Set(lines.filter((line) => line.step).map((line) => line.no))]));
 
 // The first step after `pos` where `stop` holds, else the end.
 function firstAfter(steps, pos, stop) {

@@ -11,6 +11,9 @@
 //! - the body runs inside a closure so that every way out (`return`, `?`, the tail) passes one
 //!   epilogue that records the `return` or `error` step.
 //!
+//! Beside the function it puts a module of the same name holding `STEP_LINES`, the lines that
+//! hold a probe: the only lines where a breakpoint can ever pause.
+//!
 //! `#[traced(host(state))]` names parameters that hold host-owned data; each probe refreshes the
 //! recorder's host snapshot from them.
 //!
@@ -74,9 +77,10 @@ fn instrument(func: &mut ItemFn, host: &[Ident]) -> syn::Result<Tokens> {
     };
     let name = func.sig.ident.to_string();
     let leave = if returns_result(&ret) { quote!(leave_result) } else { quote!(leave_value) };
-    let probes = Probes { host };
+    let mut probes = Probes { host, spans: Vec::new() };
     let mut body = (*func.block).clone();
     probes.block(&mut body, scope);
+    let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
     *func.block = parse_quote!({
         let __frame = crate::trace::enter(#name);
         #[allow(clippy::redundant_closure_call)]
@@ -84,7 +88,16 @@ fn instrument(func: &mut ItemFn, host: &[Ident]) -> syn::Result<Tokens> {
         crate::trace::#leave(__frame, &__result);
         __result
     });
-    Ok(quote!(#func))
+    let (vis, ident) = (&func.vis, &func.sig.ident);
+    // A module may share the function's name (modules and functions live in different
+    // namespaces), so the page can ask `validate_todos::STEP_LINES` where a breakpoint may go.
+    Ok(quote! {
+        #func
+        #[doc(hidden)]
+        #vis mod #ident {
+            pub const STEP_LINES: &[u32] = &[#(#step_lines),*];
+        }
+    })
 }
 
 fn returns_result(ty: &Type) -> bool {
@@ -153,11 +166,13 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
 
 struct Probes<'a> {
     host: &'a [Ident],
+    /// Where each probe went, in source order.
+    spans: Vec<Span>,
 }
 
 impl Probes<'_> {
     /// Puts a probe before each statement of `block`, and descends into nested blocks.
-    fn block(&self, block: &mut Block, mut scope: Scope) {
+    fn block(&mut self, block: &mut Block, mut scope: Scope) {
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
         for mut stmt in std::mem::take(&mut block.stmts) {
             if matches!(stmt, Stmt::Item(_)) {
@@ -178,7 +193,7 @@ impl Probes<'_> {
     }
 
     /// Instruments the blocks a statement owns: branches, loop bodies, `let ... else`.
-    fn nested(&self, stmt: &mut Stmt, scope: &Scope) {
+    fn nested(&mut self, stmt: &mut Stmt, scope: &Scope) {
         match stmt {
             Stmt::Local(local) => {
                 if let Some(Expr::Block(else_block)) =
@@ -192,7 +207,7 @@ impl Probes<'_> {
         }
     }
 
-    fn expr(&self, expr: &mut Expr, scope: &Scope) {
+    fn expr(&mut self, expr: &mut Expr, scope: &Scope) {
         match expr {
             Expr::Block(e) => self.block(&mut e.block, scope.clone()),
             Expr::If(e) => {
@@ -232,7 +247,8 @@ impl Probes<'_> {
     }
 
     /// One probe: the statement's line, its visible locals, and the host bindings among them.
-    fn probe(&self, span: Span, scope: &Scope) -> Stmt {
+    fn probe(&mut self, span: Span, scope: &Scope) -> Stmt {
+        self.spans.push(span);
         let locals = scope.bindings.iter().map(|(name, moved)| {
             let text = name.to_string();
             if *moved {

@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import { readLink, writeLink } from '../../www/link.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
-  localsView, markers, outputAt, shownSymbol, stateView, status,
+  localsView, markers, outputAt, shownSymbol, stateView, status, tracedSymbols,
 } from '../../www/replay.js';
 import { loadModule } from './helpers.mjs';
 
@@ -175,11 +175,13 @@ describe('failures and endings', () => {
     assert.equal(s.line, trace.steps[3].line);
   });
 
-  test('breakable lines: statements that run in some scenario, never the signature or a struct field', () => {
-    const traces = api.scenarios('validate', 'en').map((s) => api.trace('validate', s.id, 'en'));
-    const lines = breakableLines(traces).get('validate_todos');
+  test('breakable lines: every traced statement, never the signature or a struct field', () => {
+    const traces = api.scenarios('write', 'en').map((s) => api.trace('write', s.id, 'en'));
+    const symbols = tracedSymbols(traces);
+    assert.deepEqual([...symbols].sort(), ['format_todos', 'validate_todos', 'write_todos']);
+    const lines = breakableLines([...symbols].map((symbol) => api.source(symbol))).get('validate_todos');
     assert.ok(lines.has(lineOf('validate_todos', 'new_list.push(')));
-    assert.ok(lines.has(lineOf('validate_todos', 'return Err(TodoError::DuplicateId')), 'reached by the duplicate scenario only');
+    assert.ok(lines.has(lineOf('validate_todos', 'return Err(TodoError::NotAList)')), 'reached by no scenario, still a statement');
     assert.ok(!lines.has(lineOf('validate_todos', 'pub fn validate_todos')));
     assert.ok(!lines.has(lineOf('validate_todos', 'content: content.to_string()')));
   });
