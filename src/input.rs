@@ -20,7 +20,8 @@
 //!
 //! Decisions where JSON, Python and Rust disagree (each gives an error or one defined value):
 //!
-//! - **Numbers**: an integer must lie within ±(2^53 − 1), the range a JavaScript number holds
+//! - **Numbers** are read as serde_json reads them (`-0` is the float `-0.0`), with one
+//!   difference: an integer must lie within ±(2^53 − 1), the range a JavaScript number holds
 //!   exactly, so it reaches the page unchanged; `99999999999999999999999` is a `parse_error`, not
 //!   a silently rounded float. A number with a fraction or exponent is an `f64` (correctly
 //!   rounded); one that overflows to infinity (`1e999`) is a `parse_error`, one that underflows
@@ -420,6 +421,8 @@ impl Parser<'_> {
             self.digits()?;
         }
         let literal = &self.text[start..self.pos];
+        // As serde_json reads it (and JavaScript): `-0` is the float -0.0, not the integer 0.
+        let float = float || literal == "-0";
         let number = if float {
             literal.parse::<f64>().ok().and_then(Number::from_f64)
         } else {

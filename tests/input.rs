@@ -161,6 +161,8 @@ fn numbers_out_of_range_are_errors_not_rounded() {
     assert_eq!(parse("9007199254740991").unwrap(), json!(9_007_199_254_740_991_i64));
     assert_eq!(parse("-9007199254740991").unwrap(), json!(-9_007_199_254_740_991_i64));
     assert_eq!(parse("1e-999").unwrap(), json!(0.0));
+    // `-0` reads as serde_json reads it: the float -0.0.
+    assert_eq!(parse("-0").unwrap(), serde_json::from_str::<Value>("-0").unwrap());
     assert_eq!(parse("1e308").unwrap(), json!(1e308));
     // A float is a float: large values with an exponent are fine.
     assert_eq!(parse("99999999999999999999999.0").unwrap(), json!(1e23));
