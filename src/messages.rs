@@ -149,10 +149,10 @@ impl InputError {
                 at.line, at.column
             ),
             InputError::Parse { at, problem } if zh => {
-                format!("第 {} 行第 {} 列：{}", at.line, at.column, problem.zh())
+                format!("第 {} 行第 {} 列：{}", at.line, at.column, problem.message(lang))
             }
             InputError::Parse { at, problem } => {
-                format!("Line {}, column {}: {}", at.line, at.column, problem.en())
+                format!("Line {}, column {}: {}", at.line, at.column, problem.message(lang))
             }
         }
     }
@@ -183,95 +183,70 @@ fn shown(c: char) -> String {
 }
 
 impl Problem {
-    fn zh(&self) -> String {
-        match self {
-            Problem::End { expected } => format!("文本在这里结束了，但这里应当是{}。", expected.zh()),
-            Problem::Unexpected { found, expected } => {
-                format!("这里应当是{}，却是 {}。", expected.zh(), shown(*found))
-            }
-            Problem::Name { name } => format!(
-                "{} 是一个名字，不是数据：这里只读取字面值（字符串、数字、列表、对象、True、False、None），从不执行任何代码。",
-                quoted(name)
+    /// What is wrong, in `lang`; each arm gives the Chinese text, then the English.
+    fn message(&self, lang: Lang) -> String {
+        let (zh, en) = match self {
+            Problem::End { expected } => (
+                format!("文本在这里结束了，但这里应当是{}。", expected.text(Lang::Zh)),
+                format!("the text ends where {} should come.", expected.text(Lang::En)),
             ),
-            Problem::Unclosed => "这个字符串没有结束的引号。".into(),
-            Problem::LineBreak => "字符串里不能直接换行；请写成 \\n。".into(),
-            Problem::Escape { escape } => format!("未知或不完整的转义 {}。", quoted(escape)),
-            Problem::LoneSurrogate { escape } => format!(
-                "{} 是不成对的 UTF-16 代理项（只有一半），不是一个字符。",
-                quoted(escape)
+            Problem::Unexpected { found, expected } => (
+                format!("这里应当是{}，却是 {}。", expected.text(Lang::Zh), shown(*found)),
+                format!("found {} where {} should come.", shown(*found), expected.text(Lang::En)),
             ),
-            Problem::Number { number } => format!(
-                "数字 {} 超出范围：整数必须在 ±{MAX_SAFE_INTEGER}（JavaScript 能精确表示的范围）之内，小数必须是有限的。",
-                quoted(number)
+            Problem::Name { name } => (
+                format!("{} 是一个名字，不是数据：这里只读取字面值（字符串、数字、列表、对象、True、False、None），从不执行任何代码。", quoted(name)),
+                format!("{} is a name, not data: only literal values are read here (strings, numbers, lists, objects, True, False, None), and nothing is ever run.", quoted(name)),
             ),
-            Problem::DuplicateKey { key } => format!("键 {} 在这个对象里出现了两次。", quoted(key)),
-            Problem::ProtoKey => {
-                "不允许使用键 \"__proto__\"：JavaScript 对象收到它会改变自身的原型，而不是保存这个值。"
-                    .into()
+            Problem::Unclosed => {
+                ("这个字符串没有结束的引号。".into(), "this string is never closed.".into())
             }
-        }
-    }
-
-    fn en(&self) -> String {
-        match self {
-            Problem::End { expected } => {
-                format!("the text ends where {} should come.", expected.en())
-            }
-            Problem::Unexpected { found, expected } => {
-                format!("found {} where {} should come.", shown(*found), expected.en())
-            }
-            Problem::Name { name } => format!(
-                "{} is a name, not data: only literal values are read here (strings, numbers, lists, objects, True, False, None), and nothing is ever run.",
-                quoted(name)
+            Problem::LineBreak => (
+                "字符串里不能直接换行；请写成 \\n。".into(),
+                "a string cannot contain a line break; write \\n instead.".into(),
             ),
-            Problem::Unclosed => "this string is never closed.".into(),
-            Problem::LineBreak => "a string cannot contain a line break; write \\n instead.".into(),
-            Problem::Escape { escape } => format!("unknown or incomplete escape {}.", quoted(escape)),
-            Problem::LoneSurrogate { escape } => format!(
-                "{} is half of a UTF-16 surrogate pair without its other half, so it is not a character.",
-                quoted(escape)
+            Problem::Escape { escape } => (
+                format!("未知或不完整的转义 {}。", quoted(escape)),
+                format!("unknown or incomplete escape {}.", quoted(escape)),
             ),
-            Problem::Number { number } => format!(
-                "the number {} is out of range: integers must lie within ±{MAX_SAFE_INTEGER} (what JavaScript holds exactly) and other numbers must be finite.",
-                quoted(number)
+            Problem::LoneSurrogate { escape } => (
+                format!("{} 是不成对的 UTF-16 代理项（只有一半），不是一个字符。", quoted(escape)),
+                format!("{} is half of a UTF-16 surrogate pair without its other half, so it is not a character.", quoted(escape)),
             ),
-            Problem::DuplicateKey { key } => {
-                format!("the key {} appears twice in this object.", quoted(key))
-            }
-            Problem::ProtoKey => {
-                "the key \"__proto__\" is not allowed: a JavaScript object receiving it would change its prototype instead of storing the value."
-                    .into()
-            }
-        }
+            Problem::Number { number } => (
+                format!("数字 {} 超出范围：整数必须在 ±{MAX_SAFE_INTEGER}（JavaScript 能精确表示的范围）之内，小数必须是有限的。", quoted(number)),
+                format!("the number {} is out of range: integers must lie within ±{MAX_SAFE_INTEGER} (what JavaScript holds exactly) and other numbers must be finite.", quoted(number)),
+            ),
+            Problem::DuplicateKey { key } => (
+                format!("键 {} 在这个对象里出现了两次。", quoted(key)),
+                format!("the key {} appears twice in this object.", quoted(key)),
+            ),
+            Problem::ProtoKey => (
+                "不允许使用键 \"__proto__\"：JavaScript 对象收到它会改变自身的原型，而不是保存这个值。".into(),
+                "the key \"__proto__\" is not allowed: a JavaScript object receiving it would change its prototype instead of storing the value.".into(),
+            ),
+        };
+        lang.pick(&zh, &en).to_string()
     }
 }
 
 impl Expected {
-    fn zh(self) -> &'static str {
-        match self {
-            Expected::Value => {
-                "一个值（列表 [...]、对象 {...}、字符串、数字、True、False 或 None）"
-            }
-            Expected::ListNext => "逗号或 ]",
-            Expected::ObjectNext => "逗号或 }",
-            Expected::Key => "带引号的键或 }",
-            Expected::Colon => "冒号 :",
-            Expected::Digit => "数字",
-            Expected::End => "输入的结尾（前面的值已经完整）",
-        }
-    }
-
-    fn en(self) -> &'static str {
-        match self {
-            Expected::Value => {
-                "a value (a list [...], an object {...}, a string, a number, True, False or None)"
-            }
-            Expected::ListNext => "a comma or ]",
-            Expected::ObjectNext => "a comma or }",
-            Expected::Key => "a quoted key or }",
-            Expected::Colon => "a colon",
-            Expected::Digit => "a digit",
-            Expected::End => "the end of the input (the value before it is complete)",
-        }
+    fn text(self, lang: Lang) -> &'static str {
+        let (zh, en) = match self {
+            Expected::Value => (
+                "一个值（列表 [...]、对象 {...}、字符串、数字、True、False 或 None）",
+                "a value (a list [...], an object {...}, a string, a number, True, False or None)",
+            ),
+            Expected::ListNext => ("逗号或 ]", "a comma or ]"),
+            Expected::ObjectNext => ("逗号或 }", "a comma or }"),
+            Expected::Key => ("带引号的键或 }", "a quoted key or }"),
+            Expected::Colon => ("冒号 :", "a colon"),
+            Expected::Digit => ("数字", "a digit"),
+            Expected::End => (
+                "输入的结尾（前面的值已经完整）",
+                "the end of the input (the value before it is complete)",
+            ),
+        };
+        lang.pick(zh, en)
     }
 }
