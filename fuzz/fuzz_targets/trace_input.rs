@@ -1,29 +1,14 @@
 //! Fuzz target: any bytes, read as UTF-8 text, through the input parser and every figure.
 //!
 //! Whatever the text, nothing may panic, and each trace must be what the API promises: a coded
-//! input error with no steps, a lesson error from the lesson functions, or a successful run.
+//! input error with no steps, or a run that fails or succeeds as `validate_todos` judges the text.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use todo_trace::figures::trace_input;
 use todo_trace::input::parse;
-use todo_trace::lesson::Lang;
+use todo_trace::lesson::{validate_todos, Lang};
 use todo_trace::trace::{Event, MAX_STEPS};
-
-/// The codes validate_todos can give (LESSON.md's table).
-const LESSON_CODES: [&str; 11] = [
-    "not_a_list",
-    "too_many_items",
-    "bad_shape",
-    "not_a_string",
-    "empty_id",
-    "id_too_long",
-    "duplicate_id",
-    "empty_content",
-    "content_too_long",
-    "unknown_status",
-    "too_many_active",
-];
 
 fuzz_target!(|data: &[u8]| {
     // Invalid UTF-8 becomes U+FFFD, so every input is text the parser sees.
@@ -39,23 +24,29 @@ fuzz_target!(|data: &[u8]| {
         let trace = trace_input(figure, &text, lang).expect("a known figure");
         assert_eq!(trace.scenario, "input");
         assert!(trace.steps.len() <= MAX_STEPS);
-        match (&trace.result.error, &parsed) {
-            (Some(error), Err(input_error)) => {
+        match &parsed {
+            Err(input_error) => {
+                let error = trace.result.error.as_ref().expect("refused text gives an error");
                 assert_eq!(error.code, input_error.code());
                 assert!(trace.steps.is_empty() && trace.output.is_empty());
             }
-            (Some(error), Ok(_)) => {
-                assert!(LESSON_CODES.contains(&error.code), "unexpected code {}", error.code);
-                // validate and write ran and ended in that error; prepare refused the plan first.
-                if figure == "prepare" {
-                    assert!(trace.steps.is_empty());
-                } else {
-                    let last = trace.steps.last().expect("steps up to the error");
-                    assert!(matches!(&last.event, Event::Error { error: e } if e.code == error.code));
+            Ok(value) => {
+                // Text that parses succeeds or fails exactly as validate_todos says about it.
+                let verdict = validate_todos(value).err().map(|e| e.code());
+                assert_eq!(trace.result.error.as_ref().map(|e| e.code), verdict);
+                assert_eq!(trace.result.ok, verdict.is_none());
+                match (verdict, figure) {
+                    // prepare refuses an invalid host plan before anything runs.
+                    (Some(_), "prepare") => assert!(trace.steps.is_empty()),
+                    (Some(code), _) => {
+                        let last = trace.steps.last().expect("steps up to the error");
+                        assert!(
+                            matches!(&last.event, Event::Error { error } if error.code == code)
+                        );
+                    }
+                    (None, _) => assert!(!trace.steps.is_empty()),
                 }
             }
-            (None, Ok(_)) => assert!(trace.result.ok && !trace.steps.is_empty()),
-            (None, Err(error)) => panic!("{error:?} gave a trace without an error"),
         }
         assert!(trace.result.error.as_ref().is_none_or(|e| !e.message.is_empty()));
         serde_json::to_string(&trace).expect("every trace serializes");
