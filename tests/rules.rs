@@ -144,7 +144,8 @@ fn text_char() -> impl Strategy<Value = char> {
     select(TEXT_CHARS.chars().collect::<Vec<_>>())
 }
 
-/// A string of `len` characters, `len` near the edges of `limit` most of the time.
+/// A string of `len` characters, `len` near the edges of `limit` most of the time. A long string
+/// repeats a short random run of characters: exact lengths at a fraction of the generating cost.
 fn sized(limit: usize) -> impl Strategy<Value = String> {
     let len = prop_oneof![
         Just(0),
@@ -155,7 +156,7 @@ fn sized(limit: usize) -> impl Strategy<Value = String> {
         Just(limit + 1),
         0..limit + 8,
     ];
-    len.prop_flat_map(|n| vec(text_char(), n)).prop_map(|chars| chars.into_iter().collect())
+    (vec(text_char(), 1..12), len).prop_map(|(run, n)| run.into_iter().cycle().take(n).collect())
 }
 
 /// White space of any kind at both ends.
@@ -285,7 +286,7 @@ fn history() -> impl Strategy<Value = Vec<Message>> {
 // The rules.
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2_000))]
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
 
     #[test]
     fn validate_todos_agrees_with_the_model(items in items()) {
@@ -380,7 +381,7 @@ fn the_generators_reach_every_rule() {
     let mut runner = TestRunner::deterministic();
     let strategy = items();
     let mut seen = BTreeSet::new();
-    for _ in 0..3_000 {
+    for _ in 0..1_000 {
         let items = strategy.new_tree(&mut runner).unwrap().current();
         seen.insert(match model(&items) {
             Verdict::Accept(list) if list.is_empty() => "accept an empty list",
