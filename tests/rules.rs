@@ -67,7 +67,7 @@ fn model(items: &Value) -> Verdict {
             return Reject("bad_shape", at);
         };
         let keys: BTreeSet<&str> = fields.keys().map(String::as_str).collect();
-        if keys != BTreeSet::from(["id", "content", "status"]) || fields.len() != 3 {
+        if keys != BTreeSet::from(["id", "content", "status"]) {
             return Reject("bad_shape", at);
         }
         let (Value::String(id), Value::String(content), Value::String(status)) =
