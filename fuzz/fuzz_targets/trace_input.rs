@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         let json = serde_json::to_string(value).expect("a parsed value serializes");
         assert_eq!(parse(&json).as_ref(), Ok(value), "round trip of {json}");
     }
-    let lang = if data.len() % 2 == 0 { Lang::Zh } else { Lang::En };
+    let lang = if data.len().is_multiple_of(2) { Lang::Zh } else { Lang::En };
     for figure in ["validate", "write", "prepare"] {
         let trace = trace_input(figure, &text, lang).expect("a known figure");
         assert_eq!(trace.scenario, "input");
