@@ -4,7 +4,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::entries::{run_prepare, run_validate, run_write, Setup};
-use crate::lesson::{Block, Content, Lang, Message, Role, State, Todo, TodoError};
+use crate::input;
+use crate::lesson::{validate_todos, Block, Content, Lang, Message, Role, State, Todo, TodoError};
 use crate::trace::{self, ErrorInfo, Recording, Step};
 
 /// A figure: one lesson function, stepped through from its call entry.
@@ -186,6 +187,53 @@ pub fn trace(figure_id: &str, scenario_id: &str, lang: Lang) -> Result<Trace, Ap
         )));
     }
     Ok(run(figure, scenario_id, setup(scenario_id, lang), lang))
+}
+
+/// The `scenario` of a trace made from the reader's own text.
+pub const INPUT_SCENARIO: &str = "input";
+
+/// Runs a figure on the reader's own text, parsed by [`input::parse`] (JSON or a Python literal).
+///
+/// For validate and write the text is the submitted `items`; for prepare it is the host plan,
+/// which must pass `validate_todos` first, since the host only ever stores a valid plan. The
+/// rest of the setup is the default scenario's data. Text that does not parse, or a host plan
+/// that is not valid, gives a trace with that error as its result and no steps: nothing ran.
+/// Only an unknown figure is an `ApiError`.
+pub fn trace_input(figure_id: &str, text: &str, lang: Lang) -> Result<Trace, ApiError> {
+    let figure = figure(figure_id)?;
+    let default = SCENARIOS.iter().find(|row| row.0 == figure.id).map_or("", |row| row.1);
+    let mut setup = setup(default, lang);
+    let parsed = match input::parse(text) {
+        Ok(value) => value,
+        Err(error) => return Ok(rejected(figure, setup, error.info(lang))),
+    };
+    if figure.id == "prepare" {
+        match validate_todos(&parsed) {
+            Ok(plan) => setup.state.items = plan,
+            Err(error) => return Ok(rejected(figure, setup, error.info(lang))),
+        }
+    } else {
+        setup.items = parsed;
+    }
+    Ok(run(figure, INPUT_SCENARIO, setup, lang))
+}
+
+/// The trace of reader input that never reached the call entry: the reader's part of `input`
+/// is left empty (`items: null`, or for prepare an empty host plan) and nothing was recorded.
+fn rejected(figure: Figure, mut setup: Setup, error: ErrorInfo) -> Trace {
+    if figure.id == "prepare" {
+        setup.state.items.clear();
+    } else {
+        setup.items = Value::Null;
+    }
+    Trace {
+        figure: figure.id,
+        scenario: INPUT_SCENARIO.to_string(),
+        input: setup,
+        steps: Vec::new(),
+        output: Vec::new(),
+        result: Outcome::failed(error),
+    }
 }
 
 /// Runs a figure's call entry on `setup` while recording.

@@ -1,10 +1,12 @@
 //! todo-trace: the TodoWrite lesson's functions, traced step by step for a page that replays them.
 //!
 //! `lesson` holds the functions the reader steps through; `entries` the calls the page runs;
-//! `figures` the scenarios; `trace` records steps; `source` cuts listings; `wasm` is the JS API.
+//! `figures` the scenarios; `input` reads a reader's own input; `trace` records steps; `source`
+//! cuts listings; `wasm` is the JS API.
 
 pub mod entries;
 pub mod figures;
+pub mod input;
 pub mod lesson;
 mod messages;
 pub mod source;

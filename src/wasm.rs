@@ -82,3 +82,15 @@ pub fn trace(
 ) -> Result<JsValue, js_sys::Error> {
     to_js(&figures::trace(figure_id, scenario_id, figures::parse_lang(lang)?)?)
 }
+
+/// Runs a figure on the reader's own text (JSON or a Python literal): the submitted items for
+/// validate and write, the host plan for prepare. Text that does not parse, or is over a limit,
+/// gives a trace whose result is the coded error, with no steps; it never throws for that.
+#[wasm_bindgen(js_name = "traceInput", unchecked_return_type = "Trace")]
+pub fn trace_input(
+    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+) -> Result<JsValue, js_sys::Error> {
+    to_js(&figures::trace_input(figure_id, text, figures::parse_lang(lang)?)?)
+}
