@@ -1,0 +1,99 @@
+// The "try your own input" editor in a figure's setup part: the reader's text, Run and Debug on it, a reset, and a refused text's error at its place.
+import { el } from './render.js';
+
+/** The part of a trace's input the reader writes: the submitted items, or for prepare the host plan. */
+export const editablePart = (figureId, input) => (figureId === 'prepare' ? input.state.items : input.items);
+
+const spaced = (item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
+
+/** The editor's text for a trace's input: that part as JSON, one item per line, so an item is edited in one place. */
+export function editorText(figureId, input) {
+  const items = editablePart(figureId, input);
+  return items.length === 0 ? '[]' : `[\n${items.map((item) => `  ${spaced(item)}`).join(',\n')}\n]`;
+}
+
+/**
+ * The textarea offset (UTF-16 units) of a 1-based line and column as the module counts them: only a
+ * line feed ends a line and a column counts code points, so an emoji is one column but two units.
+ * A place past the end of a line or of the text is clamped to that end.
+ */
+export function offsetOf(text, line, column) {
+  const lines = text.split('\n');
+  const at = Math.min(Math.max(line, 1), lines.length) - 1;
+  const before = lines.slice(0, at).reduce((sum, l) => sum + l.length + 1, 0);
+  return before + [...lines[at]].slice(0, Math.max(column - 1, 0)).join('').length;
+}
+
+/**
+ * Builds the editor. `label` says what the text is; `onRun(command)` is called with "run" or
+ * "debug", `onReset()` by the reset button. Returns `{root, textarea, showError(error, focus),
+ * clearError()}`.
+ */
+export function createEditor({ id, t, label, onRun, onReset }) {
+  const w = t.input;
+  const ids = { text: `${id}-input`, note: `${id}-input-note`, error: `${id}-input-error` };
+  const textarea = el('textarea', {
+    id: ids.text,
+    'data-control': 'input',
+    rows: '10',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    'aria-describedby': `${ids.note} ${ids.error}`,
+    // Ctrl+Enter runs, as in many playgrounds; the figure ignores keys with Ctrl, so nothing else fires.
+    onkeydown: (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        onRun('run');
+      }
+    },
+  });
+  const button = (action, [text, what], onclick, key) =>
+    el('button', { type: 'button', 'data-action': action, title: key ? `${what} (${key})` : what, 'aria-keyshortcuts': key ?? null, text, onclick });
+  const error = el('div', { class: 'input-error', id: ids.error });
+  error.hidden = true;
+
+  const root = el(
+    'div',
+    { class: 'editor' },
+    el('label', { for: ids.text, text: label }),
+    el('p', { class: 'note', id: ids.note, text: w.note }),
+    textarea,
+    el(
+      'div',
+      { class: 'editor-actions' },
+      button('run-input', w.run, () => onRun('run'), 'Control+Enter'),
+      button('debug-input', w.debug, () => onRun('debug')),
+      button('reset-input', w.reset, onReset),
+    ),
+    error,
+  );
+
+  // Puts the caret where the module says the problem starts.
+  function goTo(line, column, focus) {
+    const at = offsetOf(textarea.value, line, column);
+    if (focus) textarea.focus();
+    textarea.setSelectionRange(at, at);
+  }
+
+  return {
+    root,
+    textarea,
+    /** Shows a refused text's `{code, message, line?, column?}`; with `focus`, the caret goes to its place. */
+    showError({ code, message, line, column }, focus) {
+      const placed = line !== undefined && column !== undefined;
+      error.replaceChildren(
+        el('p', {}, el('strong', { text: w.refused }), ' ', el('code', { class: 'code', text: code }), t.colon, el('span', { class: 'message', text: message })),
+        ...(placed ? [el('button', { type: 'button', 'data-action': 'go-to-error', text: w.goTo(line, column), onclick: () => goTo(line, column, true) })] : []),
+      );
+      error.hidden = false;
+      textarea.setAttribute('aria-invalid', 'true');
+      if (placed) goTo(line, column, focus);
+    },
+    clearError() {
+      error.hidden = true;
+      error.replaceChildren();
+      textarea.removeAttribute('aria-invalid');
+    },
+  };
+}
