@@ -60,7 +60,21 @@ const zh = {
   setup: {
     summary: '准备与调用入口',
     input: '这个场景的输入数据（JSON）',
+    ownInput: '这次运行的输入数据（JSON）：你写的部分，其余取自默认场景',
     entry: (entry, file) => `调用入口 ${entry}（${file}）：准备数据，调用函数，打印结果`,
+  },
+  // The "try your own input" editor in the setup part (editor.js).
+  input: {
+    option: '你的输入',
+    hint: '这张图现在运行的是你在“准备与调用入口”里写的输入；按“恢复场景数据”回到场景。',
+    note: '可以写 JSON，也可以写 Python 的列表字面量（单引号或双引号字符串，True、False、None）。文本只会被解析，不会被执行；最长 64 KiB。',
+    run: ['运行我的输入', '用上面的文本调用函数，运行到结束'],
+    debug: ['调试我的输入', '用上面的文本调用函数，停在第一个断点；没有断点就运行到结束'],
+    reset: ['恢复场景数据', '放回当前场景的数据，图回到这个场景'],
+    refused: '输入被拒绝',
+    goTo: (line, column) => `把光标移到第 ${line} 行第 ${column} 列`,
+    notRun: '（没有运行：输入被拒绝了。）',
+    exception: (detail) => `模块内部出错，这次运行没有完成；其他图不受影响。详情：${detail}`,
   },
   tries: '试一试',
   quote: (label) => `“${label}”`,
@@ -87,7 +101,7 @@ const zh = {
     ['keys'],
     [
       'p',
-      '每张图下方的“准备与调用入口”展开后，是这个场景交给函数的数据，以及准备数据、调用函数、打印结果的那段入口代码。地址栏会记下每张图的场景、断点和所在的步，复制链接就能把同一个位置分享出去。',
+      '每张图下方的“准备与调用入口”展开后，是这个场景交给函数的数据，以及准备数据、调用函数、打印结果的那段入口代码。你也可以在那里改写输入，用自己的数据运行或调试函数；读不懂的文本会被拒绝，错误就显示在编辑框旁边。地址栏会记下每张图的场景、断点和所在的步（你自己写的输入不写进地址），复制链接就能把同一个位置分享出去。',
     ],
     ['h2', '一份计划长什么样'],
     [
@@ -159,30 +173,36 @@ const zh = {
   figures: {
     validate: {
       caption: '`validate_todos` 逐项检查提交的清单：每一项都通过，才有新清单。',
+      inputLabel: '提交的清单 items：模型交给 validate_todos 的参数',
       tries: [
         '选{scenario:validate/valid}，在第 {line:new_list.push(} 行设断点，按“调试”：第一项已通过，第二项还没检查。按 F8 继续，new_list 又多了一项。',
         '保留这个断点，换成{scenario:validate/duplicate}再按“调试”：断点只命中一次。第二项在第 {line:if seen_ids.contains} 行被拦下，没走到追加那一行，new_list 只有第一项。',
         '选{scenario:validate/active}，在第 {line:if active > 1} 行设断点，继续到第二次命中：seen_ids 已经记下第二项的 id，active 是 2，下一步就报错。',
         '选{scenario:validate/clear}按 F11 一步步走：第 {line:for (index, item)} 行之后直接来到第 {line:Ok(new_list)} 行，循环一次也没执行。',
+        '展开“准备与调用入口”，把第二项的 id 改成 `" 1 "`（前后带空格），按“运行我的输入”：去掉空白后它和第一项相同，结果是 duplicate_id。',
       ],
     },
     write: {
       caption: '`write_todos` 先校验，再渲染，最后用一次赋值替换宿主的计划。',
+      inputLabel: '提交的清单 items：宿主状态仍从默认场景的旧计划开始',
       tries: [
         '选{scenario:write/replace}，在第 {line:state.items = replacement} 行设断点并按“调试”：局部变量 replacement 已是新计划，宿主状态还是旧的。按 F10 执行这一行：宿主状态换成新计划，replacement 显示为已移走。',
         '在第 {line:validate_todos(items)?} 行按 F11 进入 `validate_todos`：代码换成被调用的函数，调用栈多了一层。按 Shift+F11 跳出，回到 `write_todos`。',
         '选{scenario:write/active}按“运行”：状态行报告错误，宿主状态仍是旧计划。把时间轴从头拖到尾，第 {line:state.items = replacement} 行从来没有成为当前行。',
         '比较{scenario:write/clear}和{scenario:write/omit}：两次都是合法的提交，前者清空计划，后者让第 2 项从宿主状态中消失。',
         '选{scenario:write/claim}运行到结束：计划里每一项都是 completed，输出的最后一行却说什么也没有运行。',
+        '在“准备与调用入口”里写一份你自己的计划，比如三项，其中一项 in_progress，按“运行我的输入”：宿主状态换成的正是你的计划，首尾空白已去掉。',
       ],
     },
     prepare: {
       caption: '`prepare_messages` 复制历史，只在副本的第一条消息末尾附上当前计划。',
+      inputLabel: '宿主保管的计划 state.items：存入之前按同样的规则校验',
       tries: [
         '选{scenario:prepare/pending}，在第 {line:prepared[0].content =} 行设断点，按“调试”再按 F10：prepared 的第一条消息带上了计划，宿主状态里的 messages 没有变，工具 id run_1 也没有变。',
         '在第 {line:let plan = format_todos} 行按 F11 进入 `format_todos`，看它逐项拼出 `{id} [{status}] {content}` 这样的一行。',
         '选{scenario:prepare/empty}：`format_todos` 在第 {line:if items.is_empty()} 行之后直接返回占位行。',
         '选{scenario:prepare/updated}运行到结束，把输出里的计划和宿主状态里的 tool_result 放在一起读：计划是声明，工具结果才是证据。',
+        '在“准备与调用入口”里换一份宿主计划，用 Python 的写法也行，例如 `[{\'id\': \'a\', \'content\': \'写测试\', \'status\': \'pending\'}]`，按“运行我的输入”：副本的第一条消息带上的就是它。',
       ],
     },
   },
@@ -244,7 +264,20 @@ const en = {
   setup: {
     summary: 'Setup and call entry',
     input: 'This scenario’s input data (JSON)',
+    ownInput: 'This run’s input data (JSON): your part, the rest from the default scenario',
     entry: (entry, file) => `Call entry ${entry} (${file}): set up the data, call the function, print the outcome`,
+  },
+  input: {
+    option: 'Your input',
+    hint: 'This figure now runs the input you wrote under “Setup and call entry”; press “Back to the scenario” to return.',
+    note: 'Write JSON or a Python list literal (strings in single or double quotes, True, False, None). The text is only parsed, never run; at most 64 KiB.',
+    run: ['Run my input', 'Call the function on the text above and run to the end'],
+    debug: ['Debug my input', 'Call the function on the text above and pause at the first breakpoint, or run to the end if there is none'],
+    reset: ['Back to the scenario', 'Put the scenario’s data back and show the scenario again'],
+    refused: 'Input refused',
+    goTo: (line, column) => `Move the caret to line ${line}, column ${column}`,
+    notRun: '(Not run: the input was refused.)',
+    exception: (detail) => `Something failed inside the module and this run did not finish; the other figures are not affected. Details: ${detail}`,
   },
   tries: 'Things to try',
   quote: (label) => `“${label}”`,
@@ -271,7 +304,7 @@ const en = {
     ['keys'],
     [
       'p',
-      'Under each figure, “Setup and call entry” opens to show the data the scenario passes in and the entry code that sets it up, calls the function and prints the outcome. The address bar keeps each figure’s scenario, breakpoints and step, so a copied link opens the page exactly where you are.',
+      'Under each figure, “Setup and call entry” opens to show the data the scenario passes in and the entry code that sets it up, calls the function and prints the outcome. You can also rewrite the input there and run or debug the function on your own data; text that cannot be read is refused, with the error next to the editor. The address bar keeps each figure’s scenario, breakpoints and step (but not your own input), so a copied link opens the page exactly where you are.',
     ],
     ['h2', 'What a plan looks like'],
     [
@@ -343,30 +376,36 @@ const en = {
   figures: {
     validate: {
       caption: '`validate_todos` checks the submitted list item by item: only if every item passes is there a new list.',
+      inputLabel: 'The submitted list, items: what the model passes to validate_todos',
       tries: [
         'In {scenario:validate/valid}, set a breakpoint on line {line:new_list.push(} and press Debug: the first item has passed and the second is not checked yet. Press F8 to continue, and new_list has grown by one.',
         'Keep that breakpoint, switch to {scenario:validate/duplicate} and press Debug again: the breakpoint is hit only once. The second item is stopped at line {line:if seen_ids.contains} and never reaches the append, so new_list holds only the first item.',
         'In {scenario:validate/active}, set a breakpoint on line {line:if active > 1} and continue to its second hit: seen_ids already holds the second item’s id and active is 2; the next step is the error.',
         'In {scenario:validate/clear}, walk with F11: after line {line:for (index, item)} the next line is {line:Ok(new_list)}; the loop body never runs.',
+        'Open “Setup and call entry”, change the second item’s id to `" 1 "` (with spaces around it) and press Run my input: trimmed, it equals the first id, so the result is duplicate_id.',
       ],
     },
     write: {
       caption: '`write_todos` validates, renders, and then replaces the host’s plan in one assignment.',
+      inputLabel: 'The submitted list, items: the host state still starts from the default scenario’s old plan',
       tries: [
         'In {scenario:write/replace}, set a breakpoint on line {line:state.items = replacement} and press Debug: the local replacement holds the new plan while the host state still holds the old one. Press F10 to run that line: the host state now holds the new plan, and replacement shows as moved.',
         'On line {line:validate_todos(items)?}, press F11 to step into `validate_todos`: the code pane switches to the callee and the call stack grows. Press Shift+F11 to step out, back into `write_todos`.',
         'In {scenario:write/active}, press Run: the status line reports the error and the host state is still the old plan. Drag the timeline from start to end: line {line:state.items = replacement} never becomes current.',
         'Compare {scenario:write/clear} with {scenario:write/omit}: both are valid commits; the first empties the plan, the second makes item 2 disappear from the host state.',
         'Run {scenario:write/claim} to the end: every item of the plan is completed, and the last line of the output says that nothing was run.',
+        'Under “Setup and call entry”, write a plan of your own, say three items with one in_progress, and press Run my input: the host state now holds exactly your plan, trimmed.',
       ],
     },
     prepare: {
       caption: '`prepare_messages` copies the history and attaches the current plan to the copy’s first message only.',
+      inputLabel: 'The host’s stored plan, state.items: checked by the same rules before it is stored',
       tries: [
         'In {scenario:prepare/pending}, set a breakpoint on line {line:prepared[0].content =}, press Debug and then F10: the first message of prepared carries the plan, while messages in the host state is unchanged and the tool id run_1 is the same.',
         'On line {line:let plan = format_todos}, press F11 to step into `format_todos` and watch it build one `{id} [{status}] {content}` line per item.',
         'In {scenario:prepare/empty}, `format_todos` returns the placeholder right after line {line:if items.is_empty()}.',
         'Run {scenario:prepare/updated} to the end and read the plan in the output next to the tool_result in the host state: the plan is a claim, the tool result is the evidence.',
+        'Under “Setup and call entry”, give the host another plan, in Python style if you like, e.g. `[{\'id\': \'a\', \'content\': \'write tests\', \'status\': \'pending\'}]`, and press Run my input: the copy’s first message carries exactly that.',
       ],
     },
   },
