@@ -1,4 +1,5 @@
-// One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part).
+// One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part with the reader's own input).
+import { createEditor, editorText } from './editor.js';
 import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
@@ -19,13 +20,17 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
  * Builds a figure. `words` are its caption and "things to try" (lesson-text.js), whose {scenario:…}
  * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
  * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
- * after every move, breakpoint or scenario change. Returns `{root, place(), reveal()}`.
+ * after every move, breakpoint or scenario change. `kept` is what `keep()` returned before the page
+ * was rebuilt in another language (the reader's text and run), or undefined.
+ * Returns `{root, place(), keep(), reveal()}`.
  */
-export function createFigure({ api, figure, number, lang, t, words, link, scenarioLabel, problems, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
   const defaultScenario = scenarios.find((s) => s.isDefault).id;
   const traces = new Map(scenarios.map((s) => [s.id, api.trace(figure.id, s.id, lang)]));
-  const breakable = breakableLines([...tracedSymbols(traces.values())].map((symbol) => api.source(symbol)));
+  // The listings are read once, up front, so a later failure inside the module cannot take the code pane with it.
+  const sources = new Map([...tracedSymbols(traces.values())].map((symbol) => [symbol, api.source(symbol)]));
+  const breakable = breakableLines([...sources.values()]);
   const resolve = referenceResolver(api, breakable.keys(), scenarioLabel);
 
   // Settle the place the link asks for.
@@ -42,6 +47,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   }
   let trace = traces.get(scenario);
   let pos = IDLE;
+  // The reader's own input: their last run ({text, trace}) or null, and whether the figure shows it instead of the scenario.
+  let own = null;
+  let showingOwn = false;
   let shown = null; // the symbol whose listing is in the code pane
   if (link.step === 'end') pos = trace.steps.length;
   else if (link.step !== null && link.step <= trace.steps.length + 1) pos = link.step - 1;
@@ -55,7 +63,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
     { 'data-control': 'scenario', 'aria-describedby': hintId, onchange: () => switchScenario(select.value) },
     scenarios.map((s) => el('option', { value: s.id, text: s.label })),
   );
-  select.value = scenario;
+  // Offered while there is a run of the reader's own input to go back to.
+  const ownOption = el('option', { value: 'input', text: t.input.option });
   const hint = el('p', { class: 'hint', id: hintId });
 
   const buttons = Object.fromEntries(
@@ -86,7 +95,22 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   const panes = Object.fromEntries(['locals', 'stack', 'state', 'output'].map((name) => [name, el('div', { class: 'pane-body' })]));
 
   const input = el('pre', { class: 'input' });
+  const inputHeading = el('h3');
   const entry = api.source(figure.entry);
+  const editor = createEditor({ id: figure.id, t, label: words.inputLabel, onRun: runInput, onReset: resetInput });
+  const scenarioText = () => editorText(figure.id, traces.get(scenario).input);
+  editor.textarea.value = scenarioText();
+  const setup = el(
+    'details',
+    { class: 'setup' },
+    el('summary', { text: t.setup.summary }),
+    editor.root,
+    inputHeading,
+    input,
+    el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
+    el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
+      listingRows(entry, { t })),
+  );
 
   const root = el(
     'figure',
@@ -110,17 +134,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
         ),
       ),
     ),
-    // The setup part: later it can hold an editor for the reader's own input next to the scenario's.
-    el(
-      'details',
-      { class: 'setup' },
-      el('summary', { text: t.setup.summary }),
-      el('h3', { text: t.setup.input }),
-      input,
-      el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
-      el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
-        listingRows(entry, { t })),
-    ),
+    setup,
     el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
   );
 
@@ -128,7 +142,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   const listings = new Map();
   function listingFor(symbol) {
     if (!listings.has(symbol)) {
-      const listing = api.source(symbol);
+      const listing = sources.get(symbol) ?? api.source(symbol);
       const rows = listingRows(listing, {
         idPrefix: `${figure.id}-${symbol}`,
         breakable: breakable.get(symbol) ?? new Set(),
@@ -151,12 +165,61 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
     moveTo(commands[command](trace.steps, pos, breakpoints));
   }
 
+  // "input" goes back to the reader's last run. The editor follows the scenario unless the reader has changed its text.
   function switchScenario(id) {
-    scenario = id;
-    trace = traces.get(id);
+    if (id === 'input') {
+      showingOwn = true;
+      trace = own.trace;
+    } else {
+      const unedited = editor.textarea.value === scenarioText();
+      showingOwn = false;
+      scenario = id;
+      trace = traces.get(id);
+      if (unedited) editor.textarea.value = scenarioText();
+    }
     pos = IDLE;
+    markEditor(false);
     update();
     onChange();
+  }
+
+  // --- The reader's own input.
+  function traceOwn(text) {
+    try {
+      return api.traceInput(figure.id, text, lang);
+    } catch (error) {
+      // traceInput only throws for a bug or a trap inside the module: shown like refused text, so the page stays usable.
+      const failure = { code: 'exception', message: t.input.exception(error.message) };
+      return { figure: figure.id, scenario: 'input', input: null, steps: [], output: [], result: { ok: false, error: failure } };
+    }
+  }
+
+  // Run and Debug on the editor's text: the debugger then works on that trace as on a scenario's.
+  function runInput(command) {
+    own = { text: editor.textarea.value, trace: traceOwn(editor.textarea.value) };
+    showingOwn = true;
+    trace = own.trace;
+    moveTo(commands[command](trace.steps, IDLE, breakpoints));
+    markEditor(true);
+    // The debugger sits above the editor: bring it into view, unless the text was refused and the error is here.
+    if (!refused(trace)) statusLine.scrollIntoView({ block: 'nearest' });
+  }
+
+  function resetInput() {
+    own = null;
+    showingOwn = false;
+    trace = traces.get(scenario);
+    editor.textarea.value = scenarioText();
+    pos = IDLE;
+    markEditor(false);
+    update();
+    onChange();
+  }
+
+  // While the figure shows the reader's run, the editor shows why their text was refused, if it was.
+  function markEditor(focus) {
+    if (showingOwn && refused(trace)) editor.showError(trace.result.error, focus);
+    else editor.clearError();
   }
 
   function toggleBreakpoint(row) {
@@ -211,7 +274,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
     const { steps } = trace;
     const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
 
-    hint.textContent = scenarios.find((s) => s.id === scenario).hint;
+    if (own && !ownOption.isConnected) select.append(ownOption);
+    if (!own) ownOption.remove();
+    select.value = showingOwn ? 'input' : scenario;
+    hint.textContent = showingOwn ? t.input.hint : scenarios.find((s) => s.id === scenario).hint;
+    inputHeading.textContent = showingOwn ? t.setup.ownInput : t.setup.input;
     input.textContent = jsonText(trace.input);
 
     const s = status(trace, pos);
@@ -261,8 +328,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
 
     panes.locals.replaceChildren(...localsPane(localsView(steps, pos), step, t));
     panes.stack.replaceChildren(...stackPane(callStack(steps, pos), t));
-    panes.state.replaceChildren(...statePane(stateView(steps, pos), t));
-    panes.output.replaceChildren(...outputPane(outputAt(trace, pos), t));
+    // Refused text never ran: no state to show and nothing printed.
+    const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
+    panes.state.replaceChildren(...(steps.length === 0 ? notRun() : statePane(stateView(steps, pos), t)));
+    panes.output.replaceChildren(...(steps.length === 0 ? notRun() : outputPane(outputAt(trace, pos), t)));
   }
 
   // Keeps the marked line visible inside the code pane without scrolling the page.
@@ -274,17 +343,41 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
     }
   }
 
+  // After a language switch: the reader's text, and their run traced again in the new language.
+  if (kept) {
+    if (kept.text !== null) editor.textarea.value = kept.text;
+    if (kept.own !== null) {
+      own = { text: kept.own, trace: traceOwn(kept.own) };
+      if (kept.showingOwn) {
+        showingOwn = true;
+        trace = own.trace;
+        pos = Math.min(kept.pos, trace.steps.length);
+      }
+    }
+    setup.open = kept.open;
+  }
+
+  markEditor(false);
   update();
   return {
     root,
     // Scrolling needs layout, so the page calls this once the figure is in the document.
     reveal: () => scrollIntoPane(codeBody.querySelector('[aria-current="step"], .ran')),
+    // The URL does not hold the reader's text, so while the figure shows it the link keeps the scenario and no step.
     place: () => ({
       id: figure.id,
       scenario,
       defaultScenario,
       breakpoints,
-      step: pos === IDLE ? null : pos >= trace.steps.length ? 'end' : pos + 1,
+      step: pos === IDLE || showingOwn ? null : pos >= trace.steps.length ? 'end' : pos + 1,
+    }),
+    // What a rebuild in another language needs to keep: the reader's text (if changed) and their run.
+    keep: () => ({
+      text: editor.textarea.value === scenarioText() ? null : editor.textarea.value,
+      own: own?.text ?? null,
+      showingOwn,
+      pos,
+      open: setup.open,
     }),
   };
 }
@@ -299,6 +392,9 @@ function referenceResolver(api, symbols, scenarioLabel) {
     return String(found[0].no);
   };
 }
+
+// Refused text runs nothing: its trace has no steps and an error.
+const refused = (trace) => trace.steps.length === 0 && !trace.result.ok;
 
 function positionText(pos, total, t) {
   if (pos === IDLE) return t.position.idle(total);

@@ -15,8 +15,11 @@ function showError(message) {
   app.replaceChildren(el('p', { class: 'failure', role: 'alert', text: message }));
 }
 
-/** Builds the whole page from the URL; the language switch rebuilds it the same way. */
-function build(api) {
+/**
+ * Builds the whole page from the URL; the language switch rebuilds it the same way, passing in
+ * `kept` (per figure id) what the URL does not hold: the reader's own input.
+ */
+function build(api, kept = {}) {
   const figures = api.figures();
   const link = readLink(location.search, figures.map((f) => f.id));
   const { lang } = link;
@@ -50,6 +53,7 @@ function build(api) {
         number: controllers.length + 1,
         words: t.figures[figure.id],
         link: link.figures[figure.id],
+        kept: kept[figure.id],
         scenarioLabel,
         problems,
         onChange: () => saveLink(),
@@ -69,8 +73,9 @@ function build(api) {
     lang: other,
     text: t.switchLabel,
     onclick: () => {
+      const keep = Object.fromEntries(controllers.map((c) => [c.place().id, c.keep()]));
       saveLink(other);
-      start(api);
+      start(api, keep);
       document.querySelector('[data-control="lang"]').focus();
     },
   });
@@ -89,9 +94,9 @@ function keyList(t) {
   return el('ul', { class: 'keys' }, rows.map(([key, what]) => el('li', {}, el('kbd', { text: key }), ' ', what)));
 }
 
-function start(api) {
+function start(api, kept) {
   try {
-    build(api);
+    build(api, kept);
   } catch (error) {
     showError(TEXT[document.documentElement.lang].pageFailed(error.message));
   }
