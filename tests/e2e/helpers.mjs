@@ -67,6 +67,18 @@ export function where(page, id) {
 /** The text of each entry of a pane, e.g. the host state's items. */
 export const paneText = (page, id, pane) => figure(page, id).locator(`[data-pane="${pane}"]`).innerText();
 
+/** The host state pane, read back as data (removed entries left out): `{items: [...], messages: [...]}`. */
+export function hostState(page, id) {
+  return figure(page, id).locator('[data-pane="state"] .field').evaluateAll((fields) =>
+    Object.fromEntries(
+      fields.map((field) => [
+        field.querySelector('.key').textContent.replace('state.', ''),
+        [...field.querySelectorAll('li:not(.removed) .value')].map((value) => JSON.parse(value.textContent)),
+      ]),
+    ),
+  );
+}
+
 /** The number of the one line of the shown listing whose text contains `snippet`. */
 export async function lineOf(page, id, snippet) {
   const rows = figure(page, id).locator('.code-pane [data-line]').filter({ hasText: snippet });

@@ -1,7 +1,7 @@
 // End-to-end: every figure and scenario runs to the end state LESSON.md describes, in English and in Chinese.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, figure, lineOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
+import { act, figure, hostState, lineOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -57,18 +57,6 @@ const EXPECTED = {
     empty: { status: 'done', output: ['(empty plan)'], state: (state) => assert.deepEqual(state.items, []) },
   },
 };
-
-// The host state pane, read back as data (removed entries left out).
-function hostState(page, figureId) {
-  return figure(page, figureId).locator('[data-pane="state"] .field').evaluateAll((fields) =>
-    Object.fromEntries(
-      fields.map((field) => [
-        field.querySelector('.key').textContent.replace('state.', ''),
-        [...field.querySelectorAll('li:not(.removed) .value')].map((value) => JSON.parse(value.textContent)),
-      ]),
-    ),
-  );
-}
 
 describe('every figure and scenario, run to the end (English)', () => {
   let page;
