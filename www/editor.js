@@ -50,6 +50,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
   });
   const button = (action, [text, what], onclick, key) =>
     el('button', { type: 'button', 'data-action': action, title: key ? `${what} (${key})` : what, 'aria-keyshortcuts': key ?? null, text, onclick });
+  const measure = document.createElement('canvas').getContext('2d');
   const error = el('div', { class: 'input-error', id: ids.error });
   error.hidden = true;
 
@@ -74,6 +75,21 @@ export function createEditor({ id, t, label, onRun, onReset }) {
     const at = offsetOf(textarea.value, line, column);
     if (focus) textarea.focus();
     textarea.setSelectionRange(at, at);
+    revealCaret(at);
+  }
+
+  // Browsers do not scroll a textarea to a caret placed by script, so measure the text before it and scroll there.
+  function revealCaret(at) {
+    const style = getComputedStyle(textarea);
+    const before = textarea.value.slice(0, at);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    measure.font = style.font;
+    const x = measure.measureText(before.slice(lineStart)).width;
+    const y = (before.length - before.replaceAll('\n', '').length) * parseFloat(style.lineHeight);
+    const width = textarea.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = textarea.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    if (x < textarea.scrollLeft || x > textarea.scrollLeft + width) textarea.scrollLeft = Math.max(0, x - width / 2);
+    if (y < textarea.scrollTop || y > textarea.scrollTop + height) textarea.scrollTop = Math.max(0, y - height / 2);
   }
 
   return {

@@ -370,4 +370,29 @@ describe('look and access with the editor', () => {
     assert.ok(box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
     assert.deepEqual(page.errors, []);
   });
+
+  test('on a phone the caret of a refused text is scrolled into view, across and down', async () => {
+    const page = await openLesson(env, '?lang=en', { viewport: { width: 390, height: 844 } });
+    const rows = Array.from({ length: 40 }, (_, i) => `  {"id": "${i}", "content": "item number ${i} 读取源码", "status": "pending"},`);
+    const text = `[\n${rows.join('\n')}\n  {"id": "x", "content": "last", "status": bad}\n]`;
+    await runOwn(page, 'validate', text);
+    // Where the caret is, measured by laying out the text before it in a copy of the textarea's font.
+    const seen = await (await editor(page, 'validate')).evaluate((textarea) => {
+      const before = textarea.value.slice(0, textarea.selectionStart);
+      const lines = before.split('\n');
+      const style = getComputedStyle(textarea);
+      const mirror = document.createElement('span');
+      mirror.style.cssText = `font: ${style.font}; white-space: pre; position: absolute;`;
+      mirror.textContent = lines.at(-1);
+      document.body.append(mirror);
+      const x = mirror.getBoundingClientRect().width;
+      mirror.remove();
+      const y = (lines.length - 1) * parseFloat(style.lineHeight);
+      return { x, y, left: textarea.scrollLeft, top: textarea.scrollTop, width: textarea.clientWidth, height: textarea.clientHeight, line: lines.length };
+    });
+    assert.equal(seen.line, 42);
+    assert.ok(seen.left > 0 && seen.x >= seen.left && seen.x <= seen.left + seen.width, JSON.stringify(seen));
+    assert.ok(seen.top > 0 && seen.y >= seen.top && seen.y <= seen.top + seen.height, JSON.stringify(seen));
+    assert.deepEqual(page.errors, []);
+  });
 });
