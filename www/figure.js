@@ -167,16 +167,18 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   // "input" goes back to the reader's last run. The editor follows the scenario unless the reader has changed its text.
   function switchScenario(id) {
-    if (id === 'input') {
-      showingOwn = true;
-      trace = own.trace;
-    } else {
+    if (id !== 'input') {
       const unedited = editor.textarea.value === scenarioText();
-      showingOwn = false;
       scenario = id;
-      trace = traces.get(id);
       if (unedited) editor.textarea.value = scenarioText();
     }
+    restartOn(id === 'input');
+  }
+
+  // Puts the figure at the start of a trace: the reader's last run, or the scenario's.
+  function restartOn(ownRun) {
+    showingOwn = ownRun;
+    trace = ownRun ? own.trace : traces.get(scenario);
     pos = IDLE;
     markEditor(false);
     update();
@@ -207,13 +209,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   function resetInput() {
     own = null;
-    showingOwn = false;
-    trace = traces.get(scenario);
     editor.textarea.value = scenarioText();
-    pos = IDLE;
-    markEditor(false);
-    update();
-    onChange();
+    restartOn(false);
   }
 
   // While the figure shows the reader's run, the editor shows why their text was refused, if it was.
