@@ -93,4 +93,14 @@ export async function loadModule() {
   return api;
 }
 
-export const axePath = `${root}node_modules/axe-core/axe.min.js`;
+/**
+ * The serious and critical problems axe-core finds on the page, one line each. axe arrives as an
+ * injected inline script, which the page's own CSP rightly refuses: open the page with `bypassCSP: true`.
+ */
+export async function axeProblems(page) {
+  await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
+  const { violations } = await page.evaluate(() => window.axe.run(document));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
