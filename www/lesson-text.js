@@ -29,6 +29,7 @@ const zh = {
   keysExtra: [
     ['F9', '在获得焦点的代码行上设置或取消断点（Enter、空格同样可以）'],
     ['↑ ↓ Home End', '在代码行之间移动焦点'],
+    ['Ctrl+Enter', '在“准备与调用入口”的编辑框里：运行你的输入'],
   ],
   timeline: '时间轴',
   position: {
@@ -232,6 +233,7 @@ const en = {
   keysExtra: [
     ['F9', 'Set or clear a breakpoint on the focused code line (Enter and Space do too)'],
     ['↑ ↓ Home End', 'Move the focus between code lines'],
+    ['Ctrl+Enter', 'In the editor under “Setup and call entry”: run your input'],
   ],
   timeline: 'Timeline',
   position: {
