@@ -2,7 +2,8 @@
 //
 // Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12 ("step" counts from 1 as the
 // timeline does; "end" means finished). Only what differs from a fresh page is written, so a plain
-// visit keeps a plain URL.
+// visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
+// link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step.
 
 export const LANGS = ['zh', 'en'];
 
