@@ -344,7 +344,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   if (kept) {
     if (kept.text !== null) editor.textarea.value = kept.text;
     if (kept.own !== null) {
-      own = { text: kept.own, trace: traceOwn(kept.own) };
+      const text = kept.own === true ? scenarioText() : kept.own;
+      own = { text, trace: traceOwn(text) };
       if (kept.showingOwn) {
         showingOwn = true;
         trace = own.trace;
@@ -368,10 +369,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       breakpoints,
       step: pos === IDLE || showingOwn ? null : pos >= trace.steps.length ? 'end' : pos + 1,
     }),
-    // What a rebuild in another language needs to keep: the reader's text (if changed) and their run.
+    // What a rebuild in another language needs to keep: the reader's text (if changed) and their run
+    // (true if it ran the scenario's text unchanged, which then follows the language like the editor).
     keep: () => ({
       text: editor.textarea.value === scenarioText() ? null : editor.textarea.value,
-      own: own?.text ?? null,
+      own: own === null ? null : own.text === scenarioText() ? true : own.text,
       showingOwn,
       pos,
       open: setup.open,

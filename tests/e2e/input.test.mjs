@@ -277,6 +277,10 @@ describe('the reader’s text across scenario and language switches', () => {
     await act(page, 'write', 'step-back');
     const before = await where(page, 'write');
     await runOwn(page, 'validate', BAD_TEXT);
+    // Run on the scenario's text as it is: that run follows the language, like the untouched editor.
+    await (await editor(page, 'prepare')).focus();
+    await figure(page, 'prepare').locator('[data-action="run-input"]').click();
+    assert.ok((await paneText(page, 'prepare', 'output')).includes('1 [completed] 读取源码'));
     await page.click('[data-control="lang"]');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.control), 'lang', 'the focus stays on the switch');
@@ -293,6 +297,8 @@ describe('the reader’s text across scenario and language switches', () => {
     assert.equal(await figure(page, 'validate').locator('textarea[data-control="input"]').inputValue(), BAD_TEXT);
 
     await assertScenarioText(page, 'prepare', 'en');
+    assert.equal(await scenarioOf(page, 'prepare'), 'input');
+    assert.ok((await paneText(page, 'prepare', 'output')).includes('1 [completed] Read the source'), 'the run is in English too');
     assert.equal(new URL(page.url()).search, '?lang=en');
     assert.deepEqual(page.errors, []);
   });
