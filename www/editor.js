@@ -2,7 +2,7 @@
 import { el } from './render.js';
 
 /** The part of a trace's input the reader writes: the submitted items, or for prepare the host plan. */
-export const editablePart = (figureId, input) => (figureId === 'prepare' ? input.state.items : input.items);
+const editablePart = (figureId, input) => (figureId === 'prepare' ? input.state.items : input.items);
 
 const spaced = (item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
 
@@ -35,7 +35,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
   const textarea = el('textarea', {
     id: ids.text,
     'data-control': 'input',
-    rows: '10',
+    rows: '10', // where CSS field-sizing is not supported
     spellcheck: 'false',
     autocomplete: 'off',
     autocapitalize: 'off',
@@ -97,7 +97,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
     textarea,
     /** Shows a refused text's `{code, message, line?, column?}`; with `focus`, the caret goes to its place. */
     showError({ code, message, line, column }, focus) {
-      const placed = line !== undefined && column !== undefined;
+      const placed = Number.isInteger(line) && Number.isInteger(column);
       error.replaceChildren(
         el('p', {}, el('strong', { text: w.refused }), ' ', el('code', { class: 'code', text: code }), t.colon, el('span', { class: 'message', text: message })),
         ...(placed ? [el('button', { type: 'button', 'data-action': 'go-to-error', text: w.goTo(line, column), onclick: () => goTo(line, column, true) })] : []),
