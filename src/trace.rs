@@ -72,7 +72,7 @@ impl Local {
     pub fn of<T: Serialize + ?Sized>(name: &'static str, value: &T) -> Local {
         Local {
             name,
-            ty: short_type_name(std::any::type_name::<T>()),
+            ty: type_label(std::any::type_name::<T>()),
             value: to_json(value),
             moved: false,
         }
@@ -82,6 +82,22 @@ impl Local {
     pub fn moved(name: &'static str) -> Local {
         Local { name, ty: String::new(), value: Value::Null, moved: true }
     }
+}
+
+/// [`short_type_name`], worked out once per type: a trace asks for the same few types hundreds of times.
+fn type_label(full: &'static str) -> String {
+    thread_local! {
+        static LABELS: RefCell<Vec<(&'static str, String)>> = const { RefCell::new(Vec::new()) };
+    }
+    LABELS.with(|labels| {
+        let mut labels = labels.borrow_mut();
+        if let Some((_, label)) = labels.iter().find(|(name, _)| std::ptr::eq(*name, full)) {
+            return label.clone();
+        }
+        let label = short_type_name(full);
+        labels.push((full, label.clone()));
+        label
+    })
 }
 
 /// `alloc::vec::Vec<serde_json::value::Value>` -> `Vec<Value>`: the names a reader wrote.
@@ -121,7 +137,9 @@ pub struct Recording {
 struct Frame {
     symbol: &'static str,
     last_line: Option<u32>,
-    last_locals: Vec<Local>,
+    /// Where in `done.steps` this frame's latest step is: its locals are the frame's last known ones
+    /// (an index, not a copy, because copying every local at every step was a fifth of a trace's time).
+    last_step: Option<usize>,
 }
 
 struct Recorder {
@@ -210,7 +228,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
             r.silent += 1;
             false
         } else {
-            r.frames.push(Frame { symbol, last_line: None, last_locals: Vec::new() });
+            r.frames.push(Frame { symbol, last_line: None, last_step: None });
             true
         }
     });
@@ -230,14 +248,19 @@ pub fn step(line: u32, mut locals: Vec<Local>, host: Vec<Value>) {
             return;
         };
         let event = if frame.last_line.is_none() { Event::Call } else { Event::Line };
+        let before = frame.last_step.map(|i| &r.done.steps[i].locals);
         for local in locals.iter_mut().filter(|l| l.moved) {
-            if let Some(before) = frame.last_locals.iter().find(|b| b.name == local.name) {
+            if let Some(before) = before.and_then(|b| b.iter().find(|b| b.name == local.name)) {
                 local.ty.clone_from(&before.ty);
             }
         }
         frame.last_line = Some(line);
-        frame.last_locals.clone_from(&locals);
-        r.push(line, event, locals);
+        if r.push(line, event, locals) {
+            let last = r.done.steps.len() - 1;
+            if let Some(frame) = r.frames.last_mut() {
+                frame.last_step = Some(last);
+            }
+        }
     });
 }
 
@@ -260,7 +283,7 @@ fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
         with(|r| {
             let Some(top) = r.frames.last() else { return };
             let Some(line) = top.last_line else { return };
-            let locals = top.last_locals.clone();
+            let locals = top.last_step.map(|i| r.done.steps[i].locals.clone()).unwrap_or_default();
             let event = event(r.lang);
             r.push(line, event, locals);
         });
@@ -278,14 +301,15 @@ impl Recorder {
         }
     }
 
-    fn push(&mut self, line: u32, event: Event, locals: Vec<Local>) {
+    /// Records a step; false when nothing was recorded (the trace was already truncated).
+    fn push(&mut self, line: u32, event: Event, locals: Vec<Local>) -> bool {
         let steps = &mut self.done.steps;
         if matches!(steps.last(), Some(Step { event: Event::Truncated, .. })) {
-            return;
+            return false;
         }
         let event = if steps.len() + 1 >= self.limit { Event::Truncated } else { event };
         let Some(top) = self.frames.last() else {
-            return;
+            return false;
         };
         steps.push(Step {
             symbol: top.symbol,
@@ -296,6 +320,7 @@ impl Recorder {
             state: self.host.clone(),
             output_lines: self.done.output.len(),
         });
+        true
     }
 }
 
