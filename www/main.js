@@ -1,20 +1,108 @@
-// Minimal page: load the module, show each figure's listing and its default trace.
-import init, { figures, scenarios, source, trace } from './pkg/todo_trace.js';
+// Boot: load the wasm module, build the lesson in the chosen language, and keep every figure's place in the URL.
+import { createFigure, KEYS } from './figure.js';
+import { TEXT } from './lesson-text.js';
+import { readLink, writeLink } from './link.js';
+import { el, richText } from './render.js';
 
 const app = document.getElementById('app');
-await init();
-app.replaceChildren();
-for (const figure of figures()) {
-  const section = document.createElement('section');
-  section.dataset.figure = figure.id;
-  const title = document.createElement('h2');
-  title.textContent = `${figure.symbol} (${figure.file})`;
-  const code = document.createElement('pre');
-  code.textContent = source(figure.symbol).lines.map((l) => `${String(l.no).padStart(4)}  ${l.text}`).join('\n');
-  const scenario = scenarios(figure.id, 'zh').find((s) => s.isDefault);
-  const result = trace(figure.id, scenario.id, 'zh');
-  const out = document.createElement('pre');
-  out.textContent = `${result.steps.length} steps\n${result.output.join('\n')}`;
-  section.append(title, code, out);
-  app.append(section);
+
+function setLanguage(lang) {
+  document.documentElement.lang = lang;
+  document.title = TEXT[lang].title;
+}
+
+function showError(message) {
+  app.replaceChildren(el('p', { class: 'failure', role: 'alert', text: message }));
+}
+
+/** Builds the whole page from the URL; the language switch rebuilds it the same way. */
+function build(api) {
+  const figures = api.figures();
+  const link = readLink(location.search, figures.map((f) => f.id));
+  const { lang } = link;
+  const t = TEXT[lang];
+  setLanguage(lang);
+
+  const labels = new Map(figures.map((f) => [f.id, new Map(api.scenarios(f.id, lang).map((s) => [s.id, s.label]))]));
+  const scenarioLabel = (ref) => {
+    const [figureId, id] = ref.split('/');
+    const label = labels.get(figureId)?.get(id);
+    if (!label) throw new Error(`the lesson text names an unknown scenario "${ref}"`);
+    return t.quote(label);
+  };
+  const resolveProse = (kind, arg) => {
+    if (kind !== 'scenario') throw new Error(`a line reference "${arg}" outside a figure`);
+    return scenarioLabel(arg);
+  };
+
+  const controllers = [];
+  const saveLink = (toLang = lang) => {
+    const query = writeLink(toLang, controllers.map((c) => c.place()));
+    history.replaceState(null, '', `${location.pathname}${query}`);
+  };
+
+  const problems = [...link.problems];
+  const blocks = t.prose.map(([kind, content]) => {
+    if (kind === 'figure') {
+      const figure = figures.find((f) => f.id === content);
+      const controller = createFigure({
+        api, figure, lang, t,
+        number: controllers.length + 1,
+        words: t.figures[figure.id],
+        link: link.figures[figure.id],
+        scenarioLabel,
+        problems,
+        onChange: () => saveLink(),
+      });
+      controllers.push(controller);
+      return controller.root;
+    }
+    if (kind === 'keys') return keyList(t);
+    if (kind === 'ol') return el('ol', {}, content.map((item) => el('li', {}, richText(item, resolveProse))));
+    return el(kind, {}, richText(content, resolveProse));
+  });
+
+  const switchLang = el('button', {
+    type: 'button',
+    'data-control': 'lang',
+    lang: lang === 'zh' ? 'en' : 'zh',
+    text: t.switchLabel,
+    onclick: () => {
+      saveLink(lang === 'zh' ? 'en' : 'zh');
+      start(api);
+      document.querySelector('[data-control="lang"]').focus();
+    },
+  });
+  const notice = problems.length
+    ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
+    : [];
+  app.replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
+  for (const controller of controllers) controller.reveal();
+}
+
+function keyList(t) {
+  const rows = [
+    ...Object.entries(KEYS).map(([command, key]) => [key, `${t.controls[command][0]}${t.colon}${t.controls[command][1]}`]),
+    ...t.keysExtra,
+  ];
+  return el('ul', { class: 'keys' }, rows.map(([key, what]) => el('li', {}, el('kbd', { text: key }), ' ', what)));
+}
+
+function start(api) {
+  try {
+    build(api);
+  } catch (error) {
+    showError(TEXT[document.documentElement.lang].pageFailed(error.message));
+  }
+}
+
+const lang = readLink(location.search, []).lang;
+setLanguage(lang);
+document.querySelector('[data-loading]').textContent = TEXT[lang].loading;
+try {
+  const api = await import('./pkg/todo_trace.js');
+  await api.default();
+  start(api);
+} catch (error) {
+  showError(TEXT[lang].wasmFailed(error.message));
 }

@@ -1,0 +1,84 @@
+// Shared set-up for the end-to-end tests: the project's server on a free port, system Chromium, and a page that records console errors and every request.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../serve.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+// Never download a browser: the machine's Chromium, with nothing that phones home.
+const LAUNCH = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+
+/** Starts the server and the browser; `close()` stops both. */
+export async function startBrowser() {
+  const server = await startServer(`${root}www`, 0);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch(LAUNCH);
+  return {
+    origin,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/**
+ * Opens the lesson at `query` and waits until every figure is ready. The returned page carries
+ * `errors` (console errors and uncaught exceptions) and `requests` (every URL it asked for).
+ */
+export async function openLesson(env, query = '', options = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.requests = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  page.on('request', (request) => page.requests.push(request.url()));
+  await page.goto(`${env.origin}/${query}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+  return page;
+}
+
+/** The figure's root, for scoped locators. */
+export const figure = (page, id) => page.locator(`[data-figure="${id}"]`);
+
+/** Clicks one of a figure's debugger buttons. */
+export const act = (page, id, action) => figure(page, id).locator(`[data-action="${action}"]`).click();
+
+/** Where a figure is: status, the line about to run and the line just run (in the shown listing), the timeline's value. */
+export function where(page, id) {
+  return figure(page, id).evaluate((root) => ({
+    status: root.querySelector('[data-status]').dataset.status,
+    statusText: root.querySelector('[data-status]').textContent,
+    line: Number(root.querySelector('[aria-current="step"]')?.dataset.line ?? NaN) || null,
+    ran: Number(root.querySelector('.row.ran')?.dataset.line ?? NaN) || null,
+    symbol: root.querySelector('.code-header .symbol').textContent,
+    step: Number(root.querySelector('input[type="range"]').value),
+  }));
+}
+
+/** The text of each entry of a pane, e.g. the host state's items. */
+export const paneText = (page, id, pane) => figure(page, id).locator(`[data-pane="${pane}"]`).innerText();
+
+/** The number of the one line of the shown listing whose text contains `snippet`. */
+export async function lineOf(page, id, snippet) {
+  const rows = figure(page, id).locator('.code-pane [data-line]').filter({ hasText: snippet });
+  if ((await rows.count()) !== 1) throw new Error(`"${snippet}" is on ${await rows.count()} lines of ${id}`);
+  return Number(await rows.getAttribute('data-line'));
+}
+
+/** The module loaded in node, for tests of the pure logic against real traces. */
+export async function loadModule() {
+  const api = await import(`${root}www/pkg/todo_trace.js`);
+  await api.default({ module_or_path: await readFile(`${root}www/pkg/todo_trace_bg.wasm`) });
+  return api;
+}
+
+export const axePath = `${root}node_modules/axe-core/axe.min.js`;

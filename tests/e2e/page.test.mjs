@@ -1,0 +1,139 @@
+// End-to-end: accessibility (axe-core, both themes and languages), phone layout, safety (CSP, text only, own origin), and a clear message when WebAssembly fails.
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { act, axePath, figure, lineOf, openLesson, startBrowser } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(() => env.close());
+
+// Puts every figure somewhere interesting, so markers, changes, returns and the setup part are all on screen.
+async function busyPage(page) {
+  const assign = await lineOf(page, 'write', 'state.items = replacement');
+  await figure(page, 'write').locator(`.code-pane [data-line="${assign}"] button`).click();
+  await act(page, 'write', 'debug');
+  await act(page, 'write', 'step-over');
+  await act(page, 'validate', 'step-into');
+  await act(page, 'validate', 'step-into');
+  await act(page, 'validate', 'step-into');
+  await figure(page, 'prepare').locator('select[data-control="scenario"]').selectOption('updated');
+  await act(page, 'prepare', 'run');
+  await figure(page, 'prepare').locator('details.setup summary').click();
+}
+
+describe('axe-core finds no serious or critical problem', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const lang of ['zh', 'en']) {
+      test(`${lang}, ${colorScheme}`, async () => {
+        // axe arrives as an injected inline script, which the page's own CSP rightly refuses.
+        const page = await openLesson(env, lang === 'en' ? '?lang=en' : '', { colorScheme, bypassCSP: true });
+        await busyPage(page);
+        await page.addScriptTag({ path: axePath });
+        const { violations } = await page.evaluate(() => window.axe.run(document));
+        const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), []);
+        assert.deepEqual(page.errors, []);
+      });
+    }
+  }
+});
+
+describe('layout', () => {
+  test('on a phone the panes stack under the code and nothing is wider than the screen', async () => {
+    const page = await openLesson(env, '?lang=en', { viewport: { width: 390, height: 844 } });
+    const code = await figure(page, 'write').locator('.code-pane').boundingBox();
+    const locals = await figure(page, 'write').locator('[data-pane="locals"]').boundingBox();
+    assert.ok(locals.y > code.y + code.height - 1, 'locals below the code');
+    assert.ok(Math.abs(locals.x - code.x) < 2, 'same column');
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= 390, `page is ${scrollWidth}px wide`);
+  });
+
+  test('on a desktop the panes sit beside the code', async () => {
+    const page = await openLesson(env, '?lang=en');
+    const code = await figure(page, 'write').locator('.code-pane').boundingBox();
+    const locals = await figure(page, 'write').locator('[data-pane="locals"]').boundingBox();
+    assert.ok(locals.x > code.x + code.width - 1);
+  });
+
+  test('the two markers differ in shape, not only in colour', async () => {
+    const page = await openLesson(env, '?lang=en');
+    await act(page, 'write', 'step-into');
+    await act(page, 'write', 'step-over');
+    const marks = await figure(page, 'write').evaluate((root) => ({
+      next: root.querySelector('.row.next .mark').textContent,
+      ran: root.querySelector('.row.ran .mark').textContent,
+    }));
+    // The shape is shown, the words are for screen readers.
+    assert.equal(marks.next, '▶line about to run');
+    assert.equal(marks.ran, '▷line this function just ran');
+  });
+});
+
+describe('safety', () => {
+  test('the Content-Security-Policy allows no eval and no inline script', async () => {
+    const html = await readFile(new URL('../../www/index.html', import.meta.url), 'utf8');
+    const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+    assert.doesNotMatch(csp, /'unsafe-eval'|'unsafe-inline'/);
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+    assert.doesNotMatch(html, /\son[a-z]+=/, 'no inline handlers');
+  });
+
+  test('the page code never writes markup from strings', async () => {
+    const dir = new URL('../../www/', import.meta.url);
+    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.js'))) {
+      const source = await readFile(new URL(name, dir), 'utf8');
+      assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, name);
+    }
+  });
+
+  test('only the page’s own files are requested, and all of them exist', async () => {
+    const page = await openLesson(env, '?lang=en');
+    const failed = [];
+    page.on('requestfailed', (request) => failed.push(request.url()));
+    await busyPage(page);
+    const outside = page.requests.filter((url) => new URL(url).origin !== env.origin);
+    assert.deepEqual(outside, []);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(page.errors, []);
+  });
+});
+
+describe('loading', () => {
+  test('if WebAssembly cannot load, the page says so instead of staying blank', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto(`${env.origin}/?lang=en`);
+    const alert = page.locator('[role="alert"]');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /The WebAssembly module could not be loaded/);
+    assert.equal(await page.locator('[data-loading]').count(), 0, 'the loading indicator is gone');
+    await context.close();
+  });
+
+  test('a loading indicator is there until the module is ready', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    let release;
+    const held = new Promise((done) => {
+      release = done;
+    });
+    await page.route('**/*.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${env.origin}/`);
+    const loading = page.locator('[data-loading]');
+    await loading.waitFor();
+    assert.match(await loading.textContent(), /正在加载/);
+    release();
+    await page.locator('[data-figure="write"] [data-status="idle"]').waitFor();
+    assert.equal(await loading.count(), 0);
+    await context.close();
+  });
+});

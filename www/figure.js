@@ -1,0 +1,317 @@
+// One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part).
+import { highlightLines } from './code.js';
+import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
+import {
+  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
+  localsView, markers, outputAt, shownSymbol, stateView, status,
+} from './replay.js';
+
+export const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
+
+/** The debugger keys (DevTools' and VS Code's, plus Shift+F8 for stepping back). */
+export const KEYS = { continue: 'F8', 'step-over': 'F10', 'step-into': 'F11', 'step-out': 'Shift+F11', 'step-back': 'Shift+F8' };
+
+/** The gutter marks, told apart by shape: a filled arrow for the line about to run, a hollow one for the line just run, a dot for a breakpoint. */
+const MARKS = { next: '▶', ran: '▷', bp: '●' };
+
+const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
+
+/**
+ * Builds a figure. `words` are its caption and "things to try" (lesson-text.js), whose {scenario:…}
+ * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
+ * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
+ * after every move, breakpoint or scenario change. Returns `{root, place()}`.
+ */
+export function createFigure({ api, figure, number, lang, t, words, link, scenarioLabel, problems, onChange }) {
+  const scenarios = api.scenarios(figure.id, lang);
+  const defaultScenario = scenarios.find((s) => s.isDefault).id;
+  const traces = new Map(scenarios.map((s) => [s.id, api.trace(figure.id, s.id, lang)]));
+  const breakable = breakableLines(traces.values());
+  const resolve = referenceResolver(api, breakable.keys(), scenarioLabel);
+
+  // Settle the place the link asks for.
+  let scenario = defaultScenario;
+  if (link.scenario !== null) {
+    if (traces.has(link.scenario)) scenario = link.scenario;
+    else problems.push({ name: figure.id, value: link.scenario });
+  }
+  const breakpoints = new Set();
+  for (const key of link.breakpoints) {
+    const [symbol, line] = key.split('.');
+    if (breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
+    else problems.push({ name: `${figure.id}.bp`, value: key });
+  }
+  let trace = traces.get(scenario);
+  let pos = IDLE;
+  if (link.step === 'end') pos = trace.steps.length;
+  else if (link.step !== null && link.step <= trace.steps.length + 1) pos = link.step - 1;
+  else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: link.step });
+
+  // --- The parts of the figure, built once; update() brings them to the current position.
+  const captionId = `${figure.id}-caption`;
+  const hintId = `${figure.id}-hint`;
+  const select = el(
+    'select',
+    { 'data-control': 'scenario', 'aria-describedby': hintId, onchange: () => switchScenario(select.value) },
+    scenarios.map((s) => el('option', { value: s.id, text: s.label })),
+  );
+  select.value = scenario;
+  const hint = el('p', { class: 'hint', id: hintId });
+
+  const buttons = Object.fromEntries(
+    COMMANDS.map((command) => {
+      const [label, what] = t.controls[command];
+      const key = KEYS[command];
+      return [
+        command,
+        el('button', {
+          type: 'button',
+          'data-action': command,
+          title: key ? `${what} (${key})` : what,
+          'aria-keyshortcuts': key ?? null,
+          text: label,
+          onclick: () => perform(command),
+        }),
+      ];
+    }),
+  );
+
+  const slider = el('input', { type: 'range', min: '0', step: '1', 'aria-label': t.timeline, oninput: () => moveTo(Number(slider.value) - 1) });
+  const where = el('output', { class: 'where', 'aria-hidden': 'true' });
+  const ticks = el('div', { class: 'ticks', 'aria-hidden': 'true' });
+  const statusLine = el('p', { class: 'status', role: 'status', 'data-status': 'idle' });
+
+  const codeHeader = el('div', { class: 'code-header' });
+  const codeBody = el('div', { class: 'listing', role: 'group', onkeydown: moveFocus, onclick: clickLine });
+  const panes = Object.fromEntries(['locals', 'stack', 'state', 'output'].map((name) => [name, el('div', { class: 'pane-body' })]));
+
+  const input = el('pre', { class: 'input' });
+  const entry = api.source(figure.entry);
+
+  const root = el(
+    'figure',
+    { 'data-figure': figure.id, class: 'debugger', 'aria-labelledby': captionId, onkeydown: onKey },
+    el('figcaption', { id: captionId }, el('strong', { text: t.figure(number) }), ' ', richText(words.caption, resolve)),
+    el('div', { class: 'scenario' }, el('label', {}, `${t.scenario} `, select), hint),
+    el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
+    el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks), where),
+    statusLine,
+    el(
+      'div',
+      { class: 'panes' },
+      el('section', { class: 'code-pane', 'aria-label': t.codeLabel(figure.file, figure.symbol) }, codeHeader, codeBody,
+        el('p', { class: 'legend' }, Object.entries(MARKS).map(([kind, mark]) => el('span', {}, el('span', { class: `legend-mark ${kind}`, 'aria-hidden': 'true', text: mark }), ` ${t.legend[kind]}`)))),
+      el(
+        'div',
+        { class: 'side' },
+        Object.entries(panes).map(([name, body]) =>
+          el('section', { 'data-pane': name }, el('h3', { text: t.panes[name] }), body),
+        ),
+      ),
+    ),
+    // The setup part: later it can hold an editor for the reader's own input next to the scenario's.
+    el(
+      'details',
+      { class: 'setup' },
+      el('summary', { text: t.setup.summary }),
+      el('h3', { text: t.setup.input }),
+      input,
+      el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
+      el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
+        listingRows(entry, highlightLines(entry.lines.map((l) => l.text)), { t })),
+    ),
+    el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
+  );
+
+  // Listings are built when first shown and kept: stepping into a callee and back swaps them.
+  const listings = new Map();
+  function listingFor(symbol) {
+    if (!listings.has(symbol)) {
+      const listing = api.source(symbol);
+      const rows = listingRows(listing, highlightLines(listing.lines.map((l) => l.text)), {
+        idPrefix: `${figure.id}-${symbol}`,
+        breakable: breakable.get(symbol) ?? new Set(),
+        t,
+      });
+      rows[0].querySelector('button').tabIndex = 0;
+      listings.set(symbol, { listing, rows: new Map(rows.map((row) => [Number(row.dataset.line), row])) });
+    }
+    return listings.get(symbol);
+  }
+
+  // --- Moving.
+  function moveTo(newPos) {
+    pos = Math.max(IDLE, Math.min(newPos, trace.steps.length));
+    update();
+    onChange();
+  }
+
+  function perform(command) {
+    moveTo(commands[command](trace.steps, pos, breakpoints));
+  }
+
+  function switchScenario(id) {
+    scenario = id;
+    trace = traces.get(id);
+    pos = IDLE;
+    update();
+    onChange();
+  }
+
+  function toggleBreakpoint(row) {
+    const symbol = shownSymbol(trace.steps, pos, figure.symbol);
+    const line = Number(row.dataset.line);
+    if (!breakable.get(symbol)?.has(line)) return;
+    const key = breakpointKey(symbol, line);
+    if (breakpoints.has(key)) breakpoints.delete(key);
+    else breakpoints.add(key);
+    update();
+    onChange();
+  }
+
+  function clickLine(event) {
+    const button = event.target.closest('button.bp');
+    if (button) toggleBreakpoint(button.closest('[data-line]'));
+  }
+
+  // Arrow keys move between line buttons (one tab stop for the whole listing).
+  function moveFocus(event) {
+    const row = event.target.closest('[data-line]');
+    if (!row) return;
+    const rows = [...codeBody.querySelectorAll('[data-line]')];
+    const at = rows.indexOf(row);
+    const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: rows.length - 1 }[event.key];
+    if (to === undefined || !rows[to]) return;
+    event.preventDefault();
+    focusRow(rows[to]);
+  }
+
+  function focusRow(row) {
+    for (const button of codeBody.querySelectorAll('button.bp')) button.tabIndex = -1;
+    const button = row.querySelector('button');
+    button.tabIndex = 0;
+    button.focus();
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    const key = keyName(event);
+    const command = COMMANDS.find((c) => KEYS[c] === key);
+    if (command) {
+      event.preventDefault();
+      perform(command);
+    } else if (key === 'F9' && event.target.closest('.code-pane [data-line]')) {
+      event.preventDefault();
+      toggleBreakpoint(event.target.closest('[data-line]'));
+    }
+  }
+
+  // --- Showing the current position.
+  let shown = null;
+  function update() {
+    const { steps } = trace;
+    const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
+
+    hint.textContent = scenarios.find((s) => s.id === scenario).hint;
+    input.textContent = jsonText(trace.input);
+
+    const s = status(trace, pos);
+    statusLine.dataset.status = s.kind;
+    statusLine.textContent = statusText(s, t);
+
+    const symbol = shownSymbol(steps, pos, figure.symbol);
+    const { listing, rows } = listingFor(symbol);
+    if (shown !== symbol) {
+      const hadFocus = codeBody.contains(document.activeElement);
+      codeHeader.replaceChildren(el('code', { text: listing.file }), ' · ', el('code', { class: 'symbol', text: symbol }));
+      codeBody.setAttribute('aria-label', t.codeLabel(listing.file, symbol));
+      codeBody.replaceChildren(...rows.values());
+      shown = symbol;
+      if (hadFocus) focusRow(codeBody.querySelector('[data-line]'));
+    }
+    const { next, ran } = markers(steps, pos);
+    for (const [line, row] of rows) {
+      row.querySelector('button').setAttribute('aria-pressed', String(breakpoints.has(breakpointKey(symbol, line))));
+      row.classList.toggle('next', line === next);
+      row.classList.toggle('ran', line === ran && line !== next);
+      if (line === next) row.setAttribute('aria-current', 'step');
+      else row.removeAttribute('aria-current');
+      const kind = line === next ? 'next' : line === ran ? 'ran' : null;
+      row.querySelector('.mark').replaceChildren(
+        ...(kind ? [el('span', { 'aria-hidden': 'true', text: MARKS[kind] }), hidden(t.legend[kind])] : []),
+      );
+    }
+    scrollIntoPane(rows.get(next ?? ran));
+
+    slider.max = String(steps.length + 1);
+    slider.value = String(pos + 1);
+    const place = positionText(pos, steps.length, t);
+    slider.setAttribute('aria-valuetext', place);
+    where.textContent = place;
+    ticks.replaceChildren(
+      ...breakpointHits(steps, breakpoints).map((i) => {
+        const tick = el('span', { class: 'tick' });
+        tick.style.setProperty('--at', String((i + 1) / (steps.length + 1)));
+        return tick;
+      }),
+    );
+
+    for (const command of COMMANDS) {
+      buttons[command].setAttribute('aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
+    }
+
+    panes.locals.replaceChildren(...localsPane(localsView(steps, pos), step, t));
+    panes.stack.replaceChildren(...stackPane(callStack(steps, pos), t));
+    panes.state.replaceChildren(...statePane(stateView(steps, pos), t));
+    panes.output.replaceChildren(...outputPane(outputAt(trace, pos), t));
+  }
+
+  // Keeps the marked line visible inside the code pane without scrolling the page.
+  function scrollIntoPane(row) {
+    if (!row) return;
+    const top = row.offsetTop - codeBody.offsetTop;
+    if (top < codeBody.scrollTop || top + row.offsetHeight > codeBody.scrollTop + codeBody.clientHeight) {
+      codeBody.scrollTop = top - codeBody.clientHeight / 3;
+    }
+  }
+
+  update();
+  return {
+    root,
+    // Scrolling needs layout, so the page calls this once the figure is in the document.
+    reveal: () => scrollIntoPane(codeBody.querySelector('[aria-current="step"], .ran')),
+    place: () => ({
+      id: figure.id,
+      scenario,
+      defaultScenario,
+      breakpoints,
+      step: pos === IDLE ? null : pos >= trace.steps.length ? 'end' : pos + 1,
+    }),
+  };
+}
+
+// {line:SNIPPET} names the one line, among the listings this figure steps through, that contains SNIPPET.
+function referenceResolver(api, symbols, scenarioLabel) {
+  const lines = [...symbols].flatMap((symbol) => api.source(symbol).lines);
+  return (kind, arg) => {
+    if (kind === 'scenario') return scenarioLabel(arg);
+    const found = lines.filter((line) => line.text.includes(arg));
+    if (found.length !== 1) throw new Error(`the lesson text's line reference "${arg}" matches ${found.length} lines`);
+    return String(found[0].no);
+  };
+}
+
+function positionText(pos, total, t) {
+  if (pos === IDLE) return t.position.idle(total);
+  if (pos >= total) return t.position.end(total);
+  return t.position.at(pos + 1, total);
+}
+
+function statusText(s, t) {
+  if (s.kind === 'idle') return t.status.idle;
+  if (s.kind === 'done') return t.status.done;
+  if (s.kind === 'error') return s.truncated ? t.status.truncated : t.status.failed(s);
+  if (s.event === 'return') return t.status.return(s);
+  if (s.event === 'error') return t.status.error(s);
+  return t.status.line(s);
+}

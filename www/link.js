@@ -1,0 +1,51 @@
+// Deep links: the page's place (language; per figure its scenario, breakpoints and step) to and from the URL query.
+//
+// Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12 ("step" counts from 1 as the
+// timeline does; "end" means finished). Only what differs from a fresh page is written, so a plain
+// visit keeps a plain URL.
+
+export const LANGS = ['zh', 'en'];
+
+/**
+ * Parses a query string. Returns `{lang, figures: {id: {scenario, breakpoints, step}}, problems}`;
+ * a value that cannot be understood is left out and listed in `problems` as `{name, value}`.
+ */
+export function readLink(search, figureIds) {
+  const params = new URLSearchParams(search);
+  const problems = [];
+  let lang = params.get('lang') ?? LANGS[0];
+  if (!LANGS.includes(lang)) {
+    problems.push({ name: 'lang', value: lang });
+    lang = LANGS[0];
+  }
+  const figures = {};
+  for (const id of figureIds) {
+    let step = params.get(`${id}.step`);
+    if (step !== null && step !== 'end' && !/^\d+$/.test(step)) {
+      problems.push({ name: `${id}.step`, value: step });
+      step = null;
+    }
+    figures[id] = {
+      scenario: params.get(id),
+      breakpoints: params.getAll(`${id}.bp`),
+      step: step === null || step === 'end' ? step : Number(step),
+    };
+  }
+  return { lang, figures, problems };
+}
+
+/**
+ * Builds the query string for `lang` and each figure's place `{id, scenario, defaultScenario,
+ * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end".
+ */
+export function writeLink(lang, places) {
+  const params = new URLSearchParams();
+  if (lang !== LANGS[0]) params.set('lang', lang);
+  for (const place of places) {
+    if (place.scenario !== place.defaultScenario) params.set(place.id, place.scenario);
+    for (const key of [...place.breakpoints].sort()) params.append(`${place.id}.bp`, key);
+    if (place.step !== null) params.set(`${place.id}.step`, String(place.step));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}

@@ -1,0 +1,143 @@
+// DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
+
+/**
+ * Creates an element. `attrs`: "class", "text" (textContent), "on<event>" handlers, anything else is
+ * set as an attribute (null and false skip it). Children are nodes or strings (as text), arrays flattened.
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === false || value === undefined) continue;
+    if (name === 'class') node.className = value;
+    else if (name === 'text') node.textContent = value;
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  node.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+/** Text a reader cannot see but a screen reader says: how a mark that is only a shape or colour reads aloud. */
+export const hidden = (text) => el('span', { class: 'visually-hidden', text });
+
+/**
+ * Inline markup of the prose (see lesson-text.js): `code`, {line:…} and {scenario:…}. `resolve(kind,
+ * arg)` turns a reference into its text and throws if it names nothing, so a stale reference is an error.
+ */
+export function richText(source, resolve) {
+  return source.split(/(`[^`]+`|\{(?:line|scenario):[^}]+\})/).flatMap((part) => {
+    if (!part) return [];
+    if (part.startsWith('`')) return [el('code', { text: part.slice(1, -1) })];
+    const ref = part.match(/^\{(line|scenario):([^}]+)\}$/);
+    return [ref ? resolve(ref[1], ref[2]) : part];
+  });
+}
+
+/** A value as JSON text: whatever fits in a short line stays on one line; longer arrays and objects get one entry per line. */
+export function jsonText(value, indent = '') {
+  const flat = JSON.stringify(value);
+  if (flat.length <= 64 || value === null || typeof value !== 'object') return flat;
+  const inner = `${indent}  `;
+  const entries = Array.isArray(value)
+    ? value.map((entry) => inner + jsonText(entry, inner))
+    : Object.entries(value).map(([key, entry]) => `${inner}${JSON.stringify(key)}: ${jsonText(entry, inner)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${entries.join(',\n')}\n${indent}${close}`;
+}
+
+/** The text marks for changes, told apart by shape: + new, ~ changed, − removed. */
+const CHANGE_MARK = { new: '+', changed: '~', removed: '−' };
+
+function changeMark(change, t) {
+  if (!change) return el('span', { class: 'change', 'aria-hidden': 'true' });
+  return el('span', { class: 'change' }, el('span', { 'aria-hidden': 'true', text: CHANGE_MARK[change] }), hidden(t.change[change]));
+}
+
+/**
+ * Rows of a listing; `code` is one array of highlighted nodes per line. With `breakable` (a Set of
+ * lines) each row gets a breakpoint button, as the code pane's listing; without it, a plain read-only listing.
+ */
+export function listingRows(listing, code, { idPrefix, breakable, t }) {
+  return listing.lines.map(({ no }, i) => {
+    if (!breakable) {
+      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', {}, code[i]));
+    }
+    const takes = breakable.has(no);
+    const codeId = `${idPrefix}-L${no}`;
+    return el(
+      'div',
+      { class: takes ? 'row breakable' : 'row', 'data-line': no },
+      el('button', {
+        type: 'button',
+        class: 'bp',
+        tabindex: '-1',
+        'aria-pressed': 'false',
+        'aria-disabled': takes ? null : 'true',
+        'aria-label': t.breakpoint(no),
+        'aria-describedby': codeId,
+        title: takes ? null : t.noStep,
+        text: no,
+      }),
+      el('span', { class: 'mark' }),
+      el('code', { id: codeId }, code[i]),
+    );
+  });
+}
+
+/** The locals pane: name, type and value of each binding; plus the returned value or error at a return step. */
+export function localsPane(view, step, t) {
+  if (!step) return [el('p', { class: 'empty', text: t.notRunning })];
+  const items = view.map((local) =>
+    el(
+      'li',
+      { class: [local.change, local.moved ? 'moved' : ''].join(' ').trim() || null },
+      changeMark(local.change, t),
+      el('code', { class: 'name', text: local.name }),
+      el('span', { class: 'type', text: local.type }),
+      local.moved
+        ? el('span', { class: 'value moved-note', text: t.moved })
+        : el('code', { class: 'value', text: jsonText(local.value) }),
+    ),
+  );
+  if (step.event === 'return') {
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('code', { class: 'value', text: jsonText(step.value) })));
+  }
+  if (step.event === 'error') {
+    items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${step.error.code}: ${step.error.message}` })));
+  }
+  return [el('ul', { class: 'locals' }, items)];
+}
+
+/** The call stack pane, innermost call first. */
+export function stackPane(frames, t) {
+  if (frames.length === 0) return [el('p', { class: 'empty', text: t.notRunning })];
+  return [
+    el(
+      'ol',
+      { class: 'stack' },
+      frames.map((frame, i) =>
+        el('li', { 'aria-current': i === 0 ? 'true' : null }, el('code', { text: frame.symbol }), el('span', { class: 'at', text: `:${frame.line}` })),
+      ),
+    ),
+  ];
+}
+
+/** The host state pane: each field's entries, with what changed since the previous step marked. */
+export function statePane(view, t) {
+  return view.map(({ key, entries }) =>
+    el(
+      'div',
+      { class: 'field' },
+      el('code', { class: 'key', text: `state.${key}` }),
+      entries.length === 0
+        ? el('p', { class: 'empty', text: '[]' })
+        : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => el('li', { class: change || null }, changeMark(change, t), el('code', { class: 'value', text: jsonText(value) })))),
+    ),
+  );
+}
+
+/** The output pane: the lines printed so far. */
+export function outputPane(lines, t) {
+  if (lines.length === 0) return [el('p', { class: 'empty', text: t.noOutput })];
+  return [el('pre', { class: 'output', text: lines.join('\n') })];
+}
