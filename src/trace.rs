@@ -122,9 +122,23 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or_else(|error| Value::String(format!("<{error}>")))
 }
 
-/// The value a host binding contributes to the state snapshot.
-pub fn host_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    to_json(value)
+/// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
+/// makes the [`Local`]s, rather than each probe building them: one call per probe instead of one
+/// per binding keeps the instrumented functions small, and nothing is copied while no one records.
+pub trait Snapshot {
+    fn local(&self, name: &'static str) -> Local;
+    /// The value a host binding contributes to the state snapshot.
+    fn host(&self) -> Value;
+}
+
+impl<T: Serialize + ?Sized> Snapshot for T {
+    fn local(&self, name: &'static str) -> Local {
+        Local::of(name, self)
+    }
+
+    fn host(&self) -> Value {
+        to_json(self)
+    }
 }
 
 /// Everything one recording collects.
@@ -236,14 +250,19 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 }
 
 /// The probe before a statement: records a `call` step for a frame's first statement, else `line`.
-pub fn step(line: u32, mut locals: Vec<Local>, host: Vec<Value>) {
+/// `bindings` are the locals in scope, `None` for one moved away; `host` the host-owned ones.
+pub fn step(line: u32, bindings: &[(&'static str, Option<&dyn Snapshot>)], host: &[&dyn Snapshot]) {
     with(|r| {
         if r.silent > 0 {
             return;
         }
         for value in host {
-            r.merge_host(value);
+            r.merge_host(value.host());
         }
+        let mut locals: Vec<Local> = bindings
+            .iter()
+            .map(|&(name, value)| value.map_or_else(|| Local::moved(name), |v| v.local(name)))
+            .collect();
         let Some(frame) = r.frames.last_mut() else {
             return;
         };
