@@ -62,7 +62,7 @@ pub struct ErrorInfo {
 pub struct Local {
     pub name: &'static str,
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: &'static str,
     /// `null` once the binding was moved out.
     pub value: Value,
     pub moved: bool,
@@ -80,22 +80,23 @@ impl Local {
 
     /// A binding whose value was moved away; its type is filled in from earlier steps.
     pub fn moved(name: &'static str) -> Local {
-        Local { name, ty: String::new(), value: Value::Null, moved: true }
+        Local { name, ty: "", value: Value::Null, moved: true }
     }
 }
 
-/// [`short_type_name`], worked out once per type: a trace asks for the same few types hundreds of times.
-fn type_label(full: &'static str) -> String {
+/// [`short_type_name`], worked out once per type and kept for good (a few dozen short strings): a
+/// trace asks for the same few types hundreds of times, and a shared label costs no allocation.
+fn type_label(full: &'static str) -> &'static str {
     thread_local! {
-        static LABELS: RefCell<Vec<(&'static str, String)>> = const { RefCell::new(Vec::new()) };
+        static LABELS: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
     }
     LABELS.with(|labels| {
         let mut labels = labels.borrow_mut();
-        if let Some((_, label)) = labels.iter().find(|(name, _)| std::ptr::eq(*name, full)) {
-            return label.clone();
+        if let Some(&(_, label)) = labels.iter().find(|(name, _)| std::ptr::eq(*name, full)) {
+            return label;
         }
-        let label = short_type_name(full);
-        labels.push((full, label.clone()));
+        let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
+        labels.push((full, label));
         label
     })
 }
@@ -270,7 +271,7 @@ pub fn step(line: u32, bindings: &[(&'static str, Option<&dyn Snapshot>)], host:
         let before = frame.last_step.map(|i| &r.done.steps[i].locals);
         for local in locals.iter_mut().filter(|l| l.moved) {
             if let Some(before) = before.and_then(|b| b.iter().find(|b| b.name == local.name)) {
-                local.ty.clone_from(&before.ty);
+                local.ty = before.ty;
             }
         }
         frame.last_line = Some(line);
