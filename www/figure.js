@@ -1,12 +1,11 @@
 // One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part).
-import { highlightLines } from './code.js';
 import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
   localsView, markers, outputAt, shownSymbol, stateView, status,
 } from './replay.js';
 
-export const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
+const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
 
 /** The debugger keys (DevTools' and VS Code's, plus Shift+F8 for stepping back). */
 export const KEYS = { continue: 'F8', 'step-over': 'F10', 'step-into': 'F11', 'step-out': 'Shift+F11', 'step-back': 'Shift+F8' };
@@ -20,7 +19,7 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
  * Builds a figure. `words` are its caption and "things to try" (lesson-text.js), whose {scenario:…}
  * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
  * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
- * after every move, breakpoint or scenario change. Returns `{root, place()}`.
+ * after every move, breakpoint or scenario change. Returns `{root, place(), reveal()}`.
  */
 export function createFigure({ api, figure, number, lang, t, words, link, scenarioLabel, problems, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
@@ -43,6 +42,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   }
   let trace = traces.get(scenario);
   let pos = IDLE;
+  let shown = null; // the symbol whose listing is in the code pane
   if (link.step === 'end') pos = trace.steps.length;
   else if (link.step !== null && link.step <= trace.steps.length + 1) pos = link.step - 1;
   else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: link.step });
@@ -90,7 +90,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
 
   const root = el(
     'figure',
-    { 'data-figure': figure.id, class: 'debugger', 'aria-labelledby': captionId, onkeydown: onKey },
+    // tabindex -1: a click anywhere in the figure focuses it, so its keys work without hunting for a control.
+    { 'data-figure': figure.id, class: 'debugger', tabindex: '-1', 'aria-labelledby': captionId, onkeydown: onKey },
     el('figcaption', { id: captionId }, el('strong', { text: t.figure(number) }), ' ', richText(words.caption, resolve)),
     el('div', { class: 'scenario' }, el('label', {}, `${t.scenario} `, select), hint),
     el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
@@ -118,7 +119,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
       input,
       el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
       el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
-        listingRows(entry, highlightLines(entry.lines.map((l) => l.text)), { t })),
+        listingRows(entry, { t })),
     ),
     el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
   );
@@ -128,7 +129,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   function listingFor(symbol) {
     if (!listings.has(symbol)) {
       const listing = api.source(symbol);
-      const rows = listingRows(listing, highlightLines(listing.lines.map((l) => l.text)), {
+      const rows = listingRows(listing, {
         idPrefix: `${figure.id}-${symbol}`,
         breakable: breakable.get(symbol) ?? new Set(),
         t,
@@ -159,10 +160,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   }
 
   function toggleBreakpoint(row) {
-    const symbol = shownSymbol(trace.steps, pos, figure.symbol);
     const line = Number(row.dataset.line);
-    if (!breakable.get(symbol)?.has(line)) return;
-    const key = breakpointKey(symbol, line);
+    if (!breakable.get(shown)?.has(line)) return;
+    const key = breakpointKey(shown, line);
     if (breakpoints.has(key)) breakpoints.delete(key);
     else breakpoints.add(key);
     update();
@@ -207,7 +207,6 @@ export function createFigure({ api, figure, number, lang, t, words, link, scenar
   }
 
   // --- Showing the current position.
-  let shown = null;
   function update() {
     const { steps } = trace;
     const step = pos >= 0 && pos < steps.length ? steps[pos] : null;

@@ -1,7 +1,7 @@
 // Boot: load the wasm module, build the lesson in the chosen language, and keep every figure's place in the URL.
 import { createFigure, KEYS } from './figure.js';
 import { TEXT } from './lesson-text.js';
-import { readLink, writeLink } from './link.js';
+import { LANGS, readLink, writeLink } from './link.js';
 import { el, richText } from './render.js';
 
 const app = document.getElementById('app');
@@ -62,13 +62,14 @@ function build(api) {
     return el(kind, {}, richText(content, resolveProse));
   });
 
+  const other = LANGS.find((l) => l !== lang);
   const switchLang = el('button', {
     type: 'button',
     'data-control': 'lang',
-    lang: lang === 'zh' ? 'en' : 'zh',
+    lang: other,
     text: t.switchLabel,
     onclick: () => {
-      saveLink(lang === 'zh' ? 'en' : 'zh');
+      saveLink(other);
       start(api);
       document.querySelector('[data-control="lang"]').focus();
     },

@@ -1,17 +1,18 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
+import { highlightLines } from './code.js';
 
 /**
  * Creates an element. `attrs`: "class", "text" (textContent), "on<event>" handlers, anything else is
- * set as an attribute (null and false skip it). Children are nodes or strings (as text), arrays flattened.
+ * set as an attribute (null or undefined leaves it out). Children are nodes or strings (as text), arrays flattened.
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === false || value === undefined) continue;
+    if (value === null || value === undefined) continue;
     if (name === 'class') node.className = value;
     else if (name === 'text') node.textContent = value;
     else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? '' : String(value));
+    else node.setAttribute(name, String(value));
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined));
   return node;
@@ -54,10 +55,11 @@ function changeMark(change, t) {
 }
 
 /**
- * Rows of a listing; `code` is one array of highlighted nodes per line. With `breakable` (a Set of
- * lines) each row gets a breakpoint button, as the code pane's listing; without it, a plain read-only listing.
+ * Rows of a highlighted listing. With `breakable` (a Set of lines) each row gets a breakpoint
+ * button, as in the code pane; without it, a plain read-only listing.
  */
-export function listingRows(listing, code, { idPrefix, breakable, t }) {
+export function listingRows(listing, { idPrefix, breakable, t }) {
+  const code = highlightLines(listing.lines.map((line) => line.text));
   return listing.lines.map(({ no }, i) => {
     if (!breakable) {
       return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', {}, code[i]));

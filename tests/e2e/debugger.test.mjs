@@ -207,6 +207,14 @@ describe('keyboard', () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test('after a click anywhere in a figure its keys work', async () => {
+    const page = await openLesson(env, '?lang=en');
+    await figure(page, 'prepare').locator('[data-pane="state"]').click();
+    await page.keyboard.press('F11');
+    assert.equal((await where(page, 'prepare')).status, 'paused');
+    assert.equal((await where(page, 'write')).status, 'idle');
+  });
+
   test('every control is reachable with Tab, shows its shortcut, and has a visible focus ring', async () => {
     const page = await openLesson(env, '?lang=en');
     const reached = new Set();

@@ -116,6 +116,22 @@ describe('loading', () => {
     await context.close();
   });
 
+  test('a lesson text that names a line the source does not have is reported, not shown half-built', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/lesson-text.js', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replaceAll('{line:new_list.push(}', '{line:no_such_line(}');
+      await route.fulfill({ response, body });
+    });
+    await page.goto(`${env.origin}/?lang=en`);
+    const alert = page.locator('[role="alert"]');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /^Something went wrong.*"no_such_line\(" matches 0 lines/);
+    assert.equal(await page.locator('[data-figure]').count(), 0);
+    await context.close();
+  });
+
   test('a loading indicator is there until the module is ready', async () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
