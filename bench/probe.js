@@ -1,6 +1,10 @@
 // Injected into every page the benchmark opens, before any page script: times readiness and steps from inside.
 (() => {
   const bench = (window.__bench = { readyAt: null, steps: [] });
+  // A figure's status (idle, paused, done, error): on its root or on an element inside it.
+  const status = (figure) =>
+    (figure.matches('[data-status]') ? figure : figure.querySelector('[data-status]'))?.dataset.status ?? null;
+  bench.status = status;
 
   // The lesson page is ready when all three figures are idle and show their lines (the page's test
   // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>.
@@ -10,7 +14,7 @@
       figures.length >= 3 &&
       figures.every(
         (figure) =>
-          (figure.matches('[data-status="idle"]') || figure.querySelector('[data-status="idle"]')) &&
+          status(figure) === 'idle' &&
           figure.querySelector('[data-line]'),
       )
     );
@@ -28,8 +32,9 @@
     attributeFilter: ['data-status', 'data-figure', 'data-line', 'data-bench-ready'],
   });
 
-  // Step latency: from a Step over click until the figure's "about to run" row has moved, and until the
-  // page has finished that task and laid out the result (what the next frame would have to do anyway).
+  // Step latency: from a Step over click until the figure's "about to run" mark has moved (to another
+  // row, set again on the same row, or gone, at a step that returns), and until the page has finished
+  // that task and laid out the result (what the next frame would have to do anyway).
   let pending = null;
   document.addEventListener(
     'click',
@@ -43,16 +48,15 @@
   new MutationObserver((records) => {
     if (!pending) return;
     const now = pending.figure.querySelector('[aria-current="step"]');
-    // The same row counts when the page set its aria-current again (a step that stays on its line).
-    const setAgain = records.some((r) => r.attributeName === 'aria-current' && r.target === now);
-    if (!now || (now === pending.before && !setAgain)) return;
+    const setAgain = records.some((r) => r.attributeName === 'aria-current' && pending.figure.contains(r.target));
+    if (now === pending.before && !setAgain) return;
     const { at } = pending;
     pending = null;
     const marked = performance.now() - at;
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
       document.body.getBoundingClientRect();
-      bench.steps.push({ line: now.dataset.line ?? null, marked, settled: performance.now() - at });
+      bench.steps.push({ line: now?.dataset.line ?? null, marked, settled: performance.now() - at });
     };
     channel.port2.postMessage(null);
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-current'] });

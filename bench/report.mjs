@@ -48,7 +48,8 @@ export function judge(r) {
   const pairs = tracePairs(r.traces);
   const worst = pairs.reduce((w, p) => (p.ratio !== null && (w === null || p.ratio > w.ratio) ? p : w), null);
   const traceMet = pairs.length === 0 || pairs.some((p) => p.ratio === null) ? null : pairs.every((p) => p.ratio <= BUDGETS.traceVsPyodide);
-  const stepP95 = r.steps?.settledP95 ?? null;
+  const markedP95 = r.steps?.samples ? r.steps.markedP95 : null;
+  const settledP95 = r.steps?.samples ? r.steps.settledP95 : null;
   const readyVsFloor = ratio(pageReady, r.ready.floor.median);
   const pyodideVsReady = ratio(r.ready.pyodide.median, pageReady);
   return [
@@ -80,10 +81,16 @@ export function judge(r) {
       met: traceMet,
     },
     {
-      name: 'step latency p95 (click → line marked, laid out)',
+      name: 'step latency p95: click → the mark moved',
       target: '≤ 16 ms',
-      measured: r.steps?.samples ? `${ms(stepP95)} over ${r.steps.samples} steps` : 'n/a',
-      met: stepP95 === null ? null : stepP95 <= BUDGETS.stepP95Ms,
+      measured: markedP95 === null ? 'n/a' : `${ms(markedP95)} over ${r.steps.samples} steps`,
+      met: markedP95 === null ? null : markedP95 <= BUDGETS.stepP95Ms,
+    },
+    {
+      name: 'the same, until also laid out (stricter than issue 5 asks)',
+      target: '≤ 16 ms',
+      measured: settledP95 === null ? 'n/a' : `${ms(settledP95)} over ${r.steps.samples} steps`,
+      met: settledP95 === null ? null : settledP95 <= BUDGETS.stepP95Ms,
     },
   ];
 }
@@ -139,12 +146,13 @@ function stepTable(r) {
     table(
       ['Step over, over ' + s.samples + ' steps', 'p50', 'p95'],
       [
-        ['click → the new line is marked (`aria-current="step"` moved)', ms(s.markedP50), ms(s.markedP95)],
-        ['click → marked, the task finished and laid out (budget)', ms(s.settledP50), ms(s.settledP95)],
+        ['click → the mark moved (`aria-current="step"` on the new line, or gone at a return)', ms(s.markedP50), ms(s.markedP95)],
+        ['click → marked, the task finished and laid out', ms(s.settledP50), ms(s.settledP95)],
       ],
     ),
     '',
-    `${s.clicks} clicks; ${s.unmarked} did not move the mark within 2 s.${s.problem ? ` Stopped early: ${s.problem}` : ''}`,
+    `${s.clicks} clicks; ${s.unmarked} of them moved no mark (the run ended, or one return followed another) and are not timed.` +
+      `${s.problem ? ` Stopped early: ${s.problem}` : ''}`,
   ].join('\n');
 }
 
@@ -162,10 +170,11 @@ function context(r) {
   const m = r.machine;
   return [
     `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC by \`./build.sh bench\` (bench/run.mjs): ${r.runs} cold loads of each page ` +
-      `(a new browser context each time, cache disabled), interleaved; medians throughout.`,
+      `(a new browser context each time, so an empty cache), interleaved; medians throughout.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; Chromium ${m.chromium} headless; ` +
       `Pyodide ${m.pyodide}. Load average ${m.loadAverage.join(' ')} before, ${m.loadAverageAfter.join(' ')} after.`,
-    `Page measured: www/ as of \`${r.commit.www}\`${r.commit.wwwDirty ? ' plus uncommitted changes' : ''}; tree \`${r.commit.head.slice(0, 12)}\`.`,
+    `Page measured: www/ as of \`${r.commit.www}\`${r.commit.wwwDirty ? ' plus uncommitted changes' : ''}` +
+      `${r.commit.pageBranch ? ` (branch page at \`${r.commit.pageBranch.slice(0, 12)}\` merged)` : ''}; tree \`${r.commit.head.slice(0, 12)}\`.`,
   ].join('\n');
 }
 
@@ -192,7 +201,9 @@ export function renderReport(r) {
     '"Ready" is the time from navigation until every figure is ready: all three `[data-figure]` show their lines ' +
       'and have `data-status="idle"`. The floor is a blank page (bench/floor.html) that fetches the same URLs ' +
       "as the lesson page, its document included, all at once, and uses none of them. Pyodide's ready is when " +
-      'Python has run bench/python/lesson.py and can trace the lesson (before any rendering, which favours Pyodide).',
+      'Python has run bench/python/lesson.py and can trace the lesson (before any rendering, which favours Pyodide). ' +
+      `For scale: the floor itself is ${times(ratio(r.ready.pyodide.median, r.ready.floor.median))} sooner than Pyodide, ` +
+      'so no page that fetches these files from this server can be more than that.',
     '',
     `## Trace time per scenario (language ${r.lang})`,
     '',
@@ -210,8 +221,9 @@ export function renderReport(r) {
     stepTable(r),
     '',
     'Timed inside the page from the click event\'s timestamp; Playwright clicks Step over through every scenario ' +
-      'of every figure, round after round. The budget uses the second row: it also waits for the rest of the ' +
-      "click's task and forces style and layout, the work the next frame would do.",
+      'of every figure, round after round. The first row is the measure issue 5 sets the budget on. The second ' +
+      "also waits for the rest of the click's task and forces style and layout, the work the next frame has to " +
+      'do before the step can be seen; it is judged against the same 16 ms as a stricter check.',
     '',
     '## Files',
     '',

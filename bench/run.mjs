@@ -33,7 +33,7 @@ function stageSite() {
 }
 
 function git(...args) {
-  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 }
 
 function median(values) {
@@ -166,7 +166,7 @@ async function exposeRustTracer(moduleUrl) {
 }
 
 function statusOf(figure) {
-  return figure.evaluate((root) => (root.matches('[data-status]') ? root : root.querySelector('[data-status]'))?.dataset.status ?? null);
+  return figure.evaluate((root) => window.__bench.status(root));
 }
 
 /** Clicks Step over through every scenario of every figure, again and again, until enough steps were timed. */
@@ -188,10 +188,18 @@ async function stepLatency(load) {
             const before = await taken();
             await figure.locator('[data-action="step-over"]').click({ timeout: 5000 });
             result.clicks++;
-            const marked = await page
-              .waitForFunction((n) => window.__bench.steps.length > n, before, { timeout: 2000 })
-              .then(() => true, () => false);
-            if (!marked) result.unmarked++;
+            // A step with no mark to move (the run ended, or one return followed another) is counted, not timed.
+            await page
+              .waitForFunction(
+                ({ id, n }) => {
+                  const status = window.__bench.status(document.querySelector(`[data-figure="${id}"]`));
+                  return window.__bench.steps.length > n || status === 'done' || status === 'error';
+                },
+                { id, n: before },
+                { timeout: 2000 },
+              )
+              .catch(() => {});
+            if ((await taken()) === before) result.unmarked++;
             if ((await taken()) >= STEP_SAMPLES) break rounds;
           }
         }
@@ -226,12 +234,21 @@ function machine(browserVersion) {
   };
 }
 
+/** Which page was measured: the last commit that touched www/, and the page branch if this tree has merged it. */
 function pageCommit() {
-  const dirty = git('status', '--porcelain', '--', 'www') !== '';
+  let pageBranch = null;
+  try {
+    const head = git('rev-parse', '--verify', 'page');
+    git('merge-base', '--is-ancestor', head, 'HEAD');
+    pageBranch = head;
+  } catch {
+    // No page branch here, or not merged: www/ is described by its own last commit.
+  }
   return {
     head: git('rev-parse', 'HEAD'),
     www: git('log', '-1', '--format=%H %s', '--', 'www'),
-    wwwDirty: dirty,
+    wwwDirty: git('status', '--porcelain', '--', 'www') !== '',
+    pageBranch,
   };
 }
 
