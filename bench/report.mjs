@@ -209,7 +209,7 @@ export function renderReport(r) {
     '',
     traceTable(r),
     '',
-    `Median over ${r.traceBatches} batches of calls, after 200 ms of warm-up, with the lesson page and the Pyodide page ` +
+    `Median over ${r.traceBatches} batches of calls, after 3 s of warm-up over all scenarios and 200 ms on each, with the lesson page and the Pyodide page ` +
       "open side by side and their batches alternating, so that the machine's noise falls on both alike " +
       "(a batch lasts at least 20 ms, because a page's clock is coarse). Rust: the page's own wasm `trace()`, " +
       'returning plain JS objects. Python: ' +
