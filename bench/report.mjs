@@ -210,7 +210,8 @@ export function renderReport(r) {
     traceTable(r),
     '',
     `Median over ${r.traceBatches} batches of calls, after 3 s of warm-up over all scenarios and 200 ms on each, with the lesson page and the Pyodide page ` +
-      "open side by side and their batches alternating, so that the machine's noise falls on both alike " +
+      "open side by side, their batches alternating and going round all scenarios, so that the machine's noise " +
+      'falls on both tracers and every scenario alike ' +
       "(a batch lasts at least 20 ms, because a page's clock is coarse). Rust: the page's own wasm `trace()`, " +
       'returning plain JS objects. Python: ' +
       '`trace_json()` under `sys.settrace` in Pyodide, then `JSON.parse`. Python records a step for every line ' +

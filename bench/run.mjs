@@ -14,7 +14,7 @@ const PROBE = `${ROOT}bench/probe.js`;
 const RUNS = count(process.env.BENCH_RUNS, 7);
 const STEP_SAMPLES = count(process.env.BENCH_STEPS, 300);
 const LANG = 'zh';
-const TRACE_BATCHES = 21;
+const TRACE_BATCHES = 31;
 
 function count(text, fallback) {
   const n = Number(text);
@@ -137,26 +137,36 @@ function timeBatch({ figure, scenario, lang, size }) {
 }
 
 /**
- * The median time of one trace() call per figure x scenario, in the Rust page and in Pyodide at once:
- * their batches alternate, so that noise from the rest of this shared machine falls on both alike.
+ * The median time of one trace() call per figure x scenario, in the Rust page and in Pyodide at once.
+ * Batches alternate between the two pages and go round all scenarios, round after round, so that
+ * noise from the rest of this shared machine falls on both tracers and on every scenario alike.
  */
 async function traceTimes(pages) {
+  const kinds = Object.keys(pages);
   const scenarios = await pages.rust.evaluate(() => window.benchScenarios());
-  for (const page of Object.values(pages)) await page.evaluate(warmAll, { lang: LANG, ms: 3000 });
-  const results = { rust: [], python: [] };
+  for (const kind of kinds) await pages[kind].evaluate(warmAll, { lang: LANG, ms: 3000 });
+  const runs = [];
   for (const [figure, scenario] of scenarios) {
     const args = { figure, scenario, lang: LANG, warmMs: 200, batchMs: 20 };
-    const sizes = {};
-    const perCall = { rust: [], python: [] };
-    for (const kind of Object.keys(pages)) sizes[kind] = await pages[kind].evaluate(warmUp, args);
-    for (let batch = 0; batch < TRACE_BATCHES; batch++) {
-      for (const kind of Object.keys(pages)) {
+    const run = { args, sizes: {}, perCall: {} };
+    for (const kind of kinds) {
+      run.sizes[kind] = await pages[kind].evaluate(warmUp, args);
+      run.perCall[kind] = [];
+    }
+    runs.push(run);
+  }
+  for (let round = 0; round < TRACE_BATCHES; round++) {
+    for (const { args, sizes, perCall } of runs) {
+      for (const kind of kinds) {
         perCall[kind].push(await pages[kind].evaluate(timeBatch, { ...args, size: sizes[kind].size }));
       }
     }
-    for (const kind of Object.keys(pages)) {
+  }
+  const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (const { args, sizes, perCall } of runs) {
+    for (const kind of kinds) {
       const { steps, size } = sizes[kind];
-      results[kind].push({ figure, scenario, steps, calls: size * TRACE_BATCHES, ms: median(perCall[kind]) });
+      results[kind].push({ figure: args.figure, scenario: args.scenario, steps, calls: size * TRACE_BATCHES, ms: median(perCall[kind]) });
     }
   }
   return results;
