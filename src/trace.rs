@@ -62,7 +62,7 @@ pub struct ErrorInfo {
 pub struct Local {
     pub name: &'static str,
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: &'static str,
     /// `null` once the binding was moved out.
     pub value: Value,
     pub moved: bool,
@@ -72,7 +72,7 @@ impl Local {
     pub fn of<T: Serialize + ?Sized>(name: &'static str, value: &T) -> Local {
         Local {
             name,
-            ty: short_type_name(std::any::type_name::<T>()),
+            ty: type_label(std::any::type_name::<T>()),
             value: to_json(value),
             moved: false,
         }
@@ -80,8 +80,25 @@ impl Local {
 
     /// A binding whose value was moved away; its type is filled in from earlier steps.
     pub fn moved(name: &'static str) -> Local {
-        Local { name, ty: String::new(), value: Value::Null, moved: true }
+        Local { name, ty: "", value: Value::Null, moved: true }
     }
+}
+
+/// [`short_type_name`], worked out once per type and kept for good (a few dozen short strings): a
+/// trace asks for the same few types hundreds of times, and a shared label costs no allocation.
+fn type_label(full: &'static str) -> &'static str {
+    thread_local! {
+        static LABELS: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
+    }
+    LABELS.with(|labels| {
+        let mut labels = labels.borrow_mut();
+        if let Some(&(_, label)) = labels.iter().find(|(name, _)| std::ptr::eq(*name, full)) {
+            return label;
+        }
+        let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
+        labels.push((full, label));
+        label
+    })
 }
 
 /// `alloc::vec::Vec<serde_json::value::Value>` -> `Vec<Value>`: the names a reader wrote.
@@ -106,9 +123,23 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or_else(|error| Value::String(format!("<{error}>")))
 }
 
-/// The value a host binding contributes to the state snapshot.
-pub fn host_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    to_json(value)
+/// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
+/// makes the [`Local`]s, rather than each probe building them: one call per probe instead of one
+/// per binding keeps the instrumented functions small, and nothing is copied while no one records.
+pub trait Snapshot {
+    fn local(&self, name: &'static str) -> Local;
+    /// The value a host binding contributes to the state snapshot.
+    fn host(&self) -> Value;
+}
+
+impl<T: Serialize + ?Sized> Snapshot for T {
+    fn local(&self, name: &'static str) -> Local {
+        Local::of(name, self)
+    }
+
+    fn host(&self) -> Value {
+        to_json(self)
+    }
 }
 
 /// Everything one recording collects.
@@ -121,7 +152,9 @@ pub struct Recording {
 struct Frame {
     symbol: &'static str,
     last_line: Option<u32>,
-    last_locals: Vec<Local>,
+    /// Where in `done.steps` this frame's latest step is: its locals are the frame's last known ones
+    /// (an index, not a copy, because copying every local at every step was a fifth of a trace's time).
+    last_step: Option<usize>,
 }
 
 struct Recorder {
@@ -210,7 +243,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
             r.silent += 1;
             false
         } else {
-            r.frames.push(Frame { symbol, last_line: None, last_locals: Vec::new() });
+            r.frames.push(Frame { symbol, last_line: None, last_step: None });
             true
         }
     });
@@ -218,26 +251,36 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 }
 
 /// The probe before a statement: records a `call` step for a frame's first statement, else `line`.
-pub fn step(line: u32, mut locals: Vec<Local>, host: Vec<Value>) {
+/// `bindings` are the locals in scope, `None` for one moved away; `host` the host-owned ones.
+pub fn step(line: u32, bindings: &[(&'static str, Option<&dyn Snapshot>)], host: &[&dyn Snapshot]) {
     with(|r| {
         if r.silent > 0 {
             return;
         }
         for value in host {
-            r.merge_host(value);
+            r.merge_host(value.host());
         }
+        let mut locals: Vec<Local> = bindings
+            .iter()
+            .map(|&(name, value)| value.map_or_else(|| Local::moved(name), |v| v.local(name)))
+            .collect();
         let Some(frame) = r.frames.last_mut() else {
             return;
         };
         let event = if frame.last_line.is_none() { Event::Call } else { Event::Line };
+        let before = frame.last_step.map(|i| &r.done.steps[i].locals);
         for local in locals.iter_mut().filter(|l| l.moved) {
-            if let Some(before) = frame.last_locals.iter().find(|b| b.name == local.name) {
-                local.ty.clone_from(&before.ty);
+            if let Some(before) = before.and_then(|b| b.iter().find(|b| b.name == local.name)) {
+                local.ty = before.ty;
             }
         }
         frame.last_line = Some(line);
-        frame.last_locals.clone_from(&locals);
-        r.push(line, event, locals);
+        if r.push(line, event, locals) {
+            let last = r.done.steps.len() - 1;
+            if let Some(frame) = r.frames.last_mut() {
+                frame.last_step = Some(last);
+            }
+        }
     });
 }
 
@@ -260,7 +303,7 @@ fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
         with(|r| {
             let Some(top) = r.frames.last() else { return };
             let Some(line) = top.last_line else { return };
-            let locals = top.last_locals.clone();
+            let locals = top.last_step.map(|i| r.done.steps[i].locals.clone()).unwrap_or_default();
             let event = event(r.lang);
             r.push(line, event, locals);
         });
@@ -278,14 +321,15 @@ impl Recorder {
         }
     }
 
-    fn push(&mut self, line: u32, event: Event, locals: Vec<Local>) {
+    /// Records a step; false when nothing was recorded (the trace was already truncated).
+    fn push(&mut self, line: u32, event: Event, locals: Vec<Local>) -> bool {
         let steps = &mut self.done.steps;
         if matches!(steps.last(), Some(Step { event: Event::Truncated, .. })) {
-            return;
+            return false;
         }
         let event = if steps.len() + 1 >= self.limit { Event::Truncated } else { event };
         let Some(top) = self.frames.last() else {
-            return;
+            return false;
         };
         steps.push(Step {
             symbol: top.symbol,
@@ -296,6 +340,7 @@ impl Recorder {
             state: self.host.clone(),
             output_lines: self.done.output.len(),
         });
+        true
     }
 }
 

@@ -30,11 +30,12 @@ export interface Trace {
 }
 "#;
 
-/// Every value crosses as a plain JS object (not a Map), as JSON would.
+/// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
+/// one native parse is far smaller and faster than building each object field by field from wasm.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| js_sys::Error::new(&error.to_string()))
+    let text =
+        serde_json::to_string(value).map_err(|error| js_sys::Error::new(&error.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
 }
 
 impl From<ApiError> for js_sys::Error {

@@ -3,7 +3,7 @@
 //! The lesson functions are shown to the reader exactly as written, so the probes cannot live in
 //! the source. This attribute rewrites the function at compile time instead:
 //!
-//! - before each statement it inserts `crate::trace::step(line!(), locals, host)`, where `line!()`
+//! - before each statement it inserts `crate::trace::step(line!(), &locals, &host)`, where `line!()`
 //!   carries the statement's own span, so the recorded line is the statement's real line;
 //! - `locals` are the bindings in scope at that point (parameters, `let`, `for`, `if let`, match
 //!   arms with a block), read by reference; a binding moved away by a statement of the form
@@ -252,20 +252,20 @@ impl Probes<'_> {
         let locals = scope.bindings.iter().map(|(name, moved)| {
             let text = name.to_string();
             if *moved {
-                quote!(crate::trace::Local::moved(#text))
+                quote!((#text, ::core::option::Option::None))
             } else {
-                quote!(crate::trace::Local::of(#text, &#name))
+                quote!((#text, ::core::option::Option::Some(&#name as &dyn crate::trace::Snapshot)))
             }
         });
         let host = scope
             .bindings
             .iter()
             .filter(|(name, moved)| !moved && self.host.contains(name))
-            .map(|(name, _)| quote!(crate::trace::host_value(&#name)));
+            .map(|(name, _)| quote!(&#name as &dyn crate::trace::Snapshot));
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
-                crate::trace::step(#line, ::std::vec![#(#locals),*], ::std::vec![#(#host),*]);
+                crate::trace::step(#line, &[#(#locals),*], &[#(#host),*]);
             }
         }
     }

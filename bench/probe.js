@@ -1,0 +1,63 @@
+// Injected into every page the benchmark opens, before any page script: times readiness and steps from inside.
+(() => {
+  const bench = (window.__bench = { readyAt: null, steps: [] });
+  // A figure's status (idle, paused, done, error): on its root or on an element inside it.
+  const status = (figure) =>
+    (figure.matches('[data-status]') ? figure : figure.querySelector('[data-status]'))?.dataset.status ?? null;
+  bench.status = status;
+
+  // The lesson page is ready when all three figures are idle and show their lines (the page's test
+  // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>.
+  const figuresReady = () => {
+    const figures = [...document.querySelectorAll('[data-figure]')];
+    return (
+      figures.length >= 3 &&
+      figures.every(
+        (figure) =>
+          status(figure) === 'idle' &&
+          figure.querySelector('[data-line]'),
+      )
+    );
+  };
+  const ready = () => document.documentElement?.hasAttribute('data-bench-ready') || figuresReady();
+  const readyObserver = new MutationObserver(() => {
+    if (ready()) {
+      bench.readyAt = performance.now();
+      readyObserver.disconnect();
+    }
+  });
+  readyObserver.observe(document, {
+    subtree: true,
+    childList: true,
+    attributeFilter: ['data-status', 'data-figure', 'data-line', 'data-bench-ready'],
+  });
+
+  // Step latency: from a Step over click until the figure's "about to run" mark has moved (to another
+  // row, set again on the same row, or gone, at a step that returns), and until the page has finished
+  // that task and laid out the result (what the next frame would have to do anyway).
+  let pending = null;
+  document.addEventListener(
+    'click',
+    (event) => {
+      const button = event.target instanceof Element && event.target.closest('[data-action="step-over"]');
+      const figure = button && button.closest('[data-figure]');
+      if (figure) pending = { at: event.timeStamp, figure, before: figure.querySelector('[aria-current="step"]') };
+    },
+    true,
+  );
+  new MutationObserver((records) => {
+    if (!pending) return;
+    const now = pending.figure.querySelector('[aria-current="step"]');
+    const setAgain = records.some((r) => r.attributeName === 'aria-current' && pending.figure.contains(r.target));
+    if (now === pending.before && !setAgain) return;
+    const { at } = pending;
+    pending = null;
+    const marked = performance.now() - at;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      document.body.getBoundingClientRect();
+      bench.steps.push({ line: now?.dataset.line ?? null, marked, settled: performance.now() - at });
+    };
+    channel.port2.postMessage(null);
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-current'] });
+})();
