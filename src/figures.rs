@@ -1,12 +1,13 @@
 //! The page's figures and scenarios (LESSON.md's table), and running one of them into a trace.
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use crate::entries::{run_prepare, run_validate, run_write, Setup};
 use crate::input;
 use crate::lesson::{validate_todos, Block, Content, Lang, Message, Role, State, Todo, TodoError};
-use crate::trace::{self, ErrorInfo, Recording, Step};
+use crate::trace::{self, ErrorInfo, Recording, Snapshot, Step};
 
 /// A figure: one lesson function, stepped through from its call entry.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
@@ -111,14 +112,14 @@ pub fn parse_lang(lang: &str) -> Result<Lang, ApiError> {
     match lang {
         "zh" => Ok(Lang::Zh),
         "en" => Ok(Lang::En),
-        other => Err(ApiError(format!("unknown language {other:?}: use \"zh\" or \"en\""))),
+        other => Err(ApiError(format!("unknown language \"{other}\": use \"zh\" or \"en\""))),
     }
 }
 
 pub fn figure(id: &str) -> Result<Figure, ApiError> {
     FIGURES.iter().copied().find(|f| f.id == id).ok_or_else(|| {
         let known: Vec<&str> = FIGURES.iter().map(|f| f.id).collect();
-        ApiError(format!("unknown figure {id:?}: expected one of {}", known.join(", ")))
+        ApiError(format!("unknown figure \"{id}\": expected one of {}", known.join(", ")))
     })
 }
 
@@ -137,7 +138,7 @@ pub fn scenarios(figure_id: &str, lang: Lang) -> Result<Vec<Scenario>, ApiError>
 }
 
 /// A recorded run of one figure, as the page replays it.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug)]
 pub struct Trace {
     pub figure: &'static str,
     pub scenario: String,
@@ -148,12 +149,12 @@ pub struct Trace {
     pub result: Outcome,
 }
 
-/// `{ok: true, value}` or `{ok: false, error: {code, message}}`.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+/// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
+#[derive(Serialize, Clone, Debug)]
 pub struct Outcome {
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<Value>,
+    pub value: Option<Box<RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }
@@ -161,11 +162,7 @@ pub struct Outcome {
 impl Outcome {
     pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
         match result {
-            Ok(value) => Outcome {
-                ok: true,
-                value: Some(serde_json::to_value(value).unwrap_or(Value::Null)),
-                error: None,
-            },
+            Ok(value) => Outcome { ok: true, value: Some(trace::raw_json(&value)), error: None },
             Err(error) => Outcome::failed(error.info(lang)),
         }
     }
@@ -181,7 +178,7 @@ pub fn trace(figure_id: &str, scenario_id: &str, lang: Lang) -> Result<Trace, Ap
     if !known.iter().any(|s| s.id == scenario_id) {
         let ids: Vec<&str> = known.iter().map(|s| s.id).collect();
         return Err(ApiError(format!(
-            "unknown scenario {scenario_id:?} for figure {:?}: expected one of {}",
+            "unknown scenario \"{scenario_id}\" for figure \"{}\": expected one of {}",
             figure.id,
             ids.join(", ")
         )));
@@ -238,10 +235,11 @@ fn rejected(figure: Figure, mut setup: Setup, error: ErrorInfo) -> Trace {
 
 /// Runs a figure's call entry on `setup` while recording.
 pub fn run(figure: Figure, scenario: &str, setup: Setup, lang: Lang) -> Trace {
-    let mut host = json!({ "items": setup.state.items });
+    let mut fields: Vec<(&'static str, &dyn Snapshot)> = vec![("items", &setup.state.items)];
     if figure.id == "prepare" {
-        host["messages"] = json!(setup.messages);
+        fields.push(("messages", &setup.messages));
     }
+    let host = trace::host(&fields);
     let input = setup.clone();
     let (recording, result): (Recording, Outcome) = match figure.id {
         "validate" => trace::record(figure.symbol, lang, host, || {
@@ -288,7 +286,19 @@ pub fn setup(scenario: &str, lang: Lang) -> Setup {
         }
         _ => {}
     }
-    Setup { state: State { items: state }, items: json!(items), messages: history(lang) }
+    Setup { state: State { items: state }, items: plain(&items), messages: history(lang) }
+}
+
+/// Items as the untrusted JSON a model sends. Built by hand rather than with `json!`, which would
+/// bring serde's whole value serializer into the module for this one use.
+fn plain(items: &[Todo]) -> Value {
+    let item = |todo: &Todo| {
+        let fields = [("id", &todo.id), ("content", &todo.content), ("status", &todo.status)];
+        Value::Object(
+            fields.into_iter().map(|(k, v)| (k.to_string(), Value::String(v.clone()))).collect(),
+        )
+    };
+    Value::Array(items.iter().map(item).collect())
 }
 
 fn history(lang: Lang) -> Vec<Message> {
@@ -308,7 +318,7 @@ fn history(lang: Lang) -> Vec<Message> {
             content: Content::Blocks(vec![Block::ToolUse {
                 id: "run_1".into(),
                 name: "run_main".into(),
-                input: json!({}),
+                input: Value::Object(Map::new()),
             }]),
         },
         Message {

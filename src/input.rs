@@ -20,12 +20,15 @@
 //!
 //! Decisions where JSON, Python and Rust disagree (each gives an error or one defined value):
 //!
-//! - **Numbers** are read as serde_json reads them (`-0` is the float `-0.0`), with one
-//!   difference: an integer must lie within ±(2^53 − 1), the range a JavaScript number holds
-//!   exactly, so it reaches the page unchanged; `99999999999999999999999` is a `parse_error`, not
-//!   a silently rounded float. A number with a fraction or exponent is an `f64` (correctly
-//!   rounded); one that overflows to infinity (`1e999`) is a `parse_error`, one that underflows
-//!   becomes `0.0`, as in Python.
+//! - **Numbers** are read as serde_json reads them (`-0` is the float `-0.0`), within what one
+//!   exact step can read: an integer must lie within ±(2^53 − 1), the range a JavaScript number
+//!   holds exactly, so it reaches the page unchanged (`99999999999999999999999` is a
+//!   `parse_error`, not a silently rounded float); a number with a fraction or exponent must have
+//!   a significand of at most 2^53 and a power of ten within ±22 once trailing zeros are
+//!   counted, which makes it one correctly rounded operation on two exact values (`0.1`,
+//!   `2.5e3`, `1e37` and `-1.25e-7` are fine; `1e999`, `1e-30` and 17 significant digits are
+//!   `parse_error`s). Numbers are never valid plan values, so nothing is lost, and the module
+//!   does without core's general float parser and its 10 KB of tables.
 //! - **Surrogates**: `\uD83D\uDE00` (a UTF-16 pair) is one character, as in JSON. A lone half
 //!   (`"\ud800"`) is a `parse_error` at the escape: Rust strings hold Unicode scalar values only,
 //!   and replacing it with U+FFFD would silently change the reader's text.
@@ -145,6 +148,40 @@ type Parsed<T> = Result<T, Failure>;
 
 fn bad(at: usize, problem: Problem) -> Failure {
     Failure { at, fault: Fault::Bad(problem) }
+}
+
+/// A float literal of the grammar (`-12.5e-3`) as the nearest f64, when one operation gets it
+/// exactly right: a significand and a power of ten that are both exact in an f64 (at most 2^53,
+/// and 10^0 to 10^22), so the single multiplication or division rounds once, correctly
+/// (Clinger's fast path). `None` for anything beyond that.
+fn exact_float(literal: &str) -> Option<f64> {
+    const EXACT_SIGNIFICAND: u64 = 1 << 53;
+    let (mantissa, exponent) = literal.split_once(['e', 'E']).unwrap_or((literal, "0"));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let negative = whole.starts_with('-');
+    let digits = format!("{}{fraction}", whole.trim_start_matches('-'));
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    let trailing_zeros = digits.len() - digits.trim_end_matches('0').len();
+    let mut exponent = exponent.parse::<i64>().ok()? - fraction.len() as i64
+        + trailing_zeros.min(digits.len()) as i64;
+    let mut significand: u64 = if significant.is_empty() { 0 } else { significant.parse().ok()? };
+    if significand == 0 {
+        exponent = 0;
+    }
+    if significand > EXACT_SIGNIFICAND {
+        return None;
+    }
+    // 1e37 is 10^15 x 10^22: move powers of ten into the significand while it stays exact.
+    while exponent > 22 && significand * 10 <= EXACT_SIGNIFICAND {
+        significand *= 10;
+        exponent -= 1;
+    }
+    if !(-22..=22).contains(&exponent) {
+        return None;
+    }
+    let power = (0..exponent.abs()).fold(1.0_f64, |power, _| power * 10.0);
+    let value = if exponent < 0 { significand as f64 / power } else { significand as f64 * power };
+    Some(if negative { -value } else { value })
 }
 
 struct Parser<'a> {
@@ -424,7 +461,7 @@ impl Parser<'_> {
         // As serde_json reads it (and JavaScript): `-0` is the float -0.0, not the integer 0.
         let float = float || literal == "-0";
         let number = if float {
-            literal.parse::<f64>().ok().and_then(Number::from_f64)
+            exact_float(literal).and_then(Number::from_f64)
         } else {
             literal
                 .parse::<i64>()
@@ -451,7 +488,7 @@ impl Parser<'_> {
     /// A bare word: only the six spellings of true, false and null are values.
     fn word(&mut self) -> Parsed<Value> {
         let start = self.pos;
-        while let Some(c) = self.peek().filter(|c| c.is_alphanumeric() || *c == '_') {
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
             self.pos += c.len_utf8();
         }
         match &self.text[start..self.pos] {

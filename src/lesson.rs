@@ -1,11 +1,13 @@
 //! The lesson's subject: how a host validates, stores and shows a model's plan (see LESSON.md).
 //!
 //! The functions marked `#[traced]` are shown to the reader line by line, exactly as written
-//! here, and stepped through in the page. Keep them short and plain.
+//! here, and stepped through in the page. Keep them short and plain. Their data types live in
+//! `types.rs`, so that this file (built into the module for the listings) holds little else.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use todo_trace_macros::traced;
+
+pub use crate::types::{Block, Content, Lang, Message, Role, State, Todo, TodoError};
 
 /// At most this many items in one plan.
 pub const MAX_ITEMS: usize = 20;
@@ -17,84 +19,6 @@ pub const MAX_CONTENT_CHARS: usize = 150;
 pub const KEYS: [&str; 3] = ["id", "content", "status"];
 /// The only statuses an item may have, spelled exactly so.
 pub const STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
-
-/// One plan item, after validation.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct Todo {
-    pub id: String,
-    pub content: String,
-    pub status: String,
-}
-
-/// What the host owns between model calls: the current plan.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-pub struct State {
-    pub items: Vec<Todo>,
-}
-
-/// One message of the conversation history.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct Message {
-    pub role: Role,
-    pub content: Content,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    User,
-    Assistant,
-}
-
-/// A message is either plain text or a list of tool blocks.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(untagged)]
-pub enum Content {
-    Text(String),
-    Blocks(Vec<Block>),
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Block {
-    ToolUse { id: String, name: String, input: Value },
-    ToolResult { tool_use_id: String, content: String, is_error: bool },
-}
-
-/// The language of every text the lesson prints.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    Zh,
-    En,
-}
-
-impl Lang {
-    /// The Chinese or the English text.
-    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-}
-
-/// Why a plan was rejected; `position` is the item's 1-based place in the submitted list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TodoError {
-    NotAList,
-    TooManyItems { count: usize },
-    BadShape { position: usize },
-    NotAString { position: usize },
-    EmptyId { position: usize },
-    IdTooLong { position: usize, id: String },
-    DuplicateId { position: usize, id: String },
-    EmptyContent { position: usize, id: String },
-    ContentTooLong { position: usize, id: String },
-    UnknownStatus { position: usize, id: String, status: String },
-    TooManyActive { position: usize, id: String },
-    NoUserText,
-}
 
 /// Checks every submitted item; returns a new, normalized list, or the first problem found.
 #[traced]
@@ -162,7 +86,7 @@ pub fn validate_todos(items: &Value) -> Result<Vec<Todo>, TodoError> {
 }
 
 /// Replaces the host's plan with the submitted one, only if all of it is valid.
-#[traced(host(state))]
+#[traced(host(items = state.items))]
 pub fn write_todos(state: &mut State, items: &Value, lang: Lang) -> Result<String, TodoError> {
     let replacement = validate_todos(items)?;
     let rendered = format_todos(&replacement, lang);

@@ -1,6 +1,6 @@
 //! todo-trace: the TodoWrite lesson's functions, traced step by step for a page that replays them.
 //!
-//! `lesson` holds the functions the reader steps through; `entries` the calls the page runs;
+//! `lesson` holds the functions the reader steps through (`types` their data); `entries` the calls the page runs;
 //! `figures` the scenarios; `input` reads a reader's own input; `trace` records steps; `source`
 //! cuts listings; `wasm` is the JS API.
 
@@ -11,4 +11,5 @@ pub mod lesson;
 mod messages;
 pub mod source;
 pub mod trace;
+pub mod types;
 pub mod wasm;

@@ -175,7 +175,7 @@ impl InputError {
 fn shown(c: char) -> String {
     if c == '"' {
         "'\"'".into()
-    } else if c.is_alphanumeric() || c.is_ascii_punctuation() {
+    } else if !c.is_control() && !c.is_whitespace() {
         format!("\"{c}\"")
     } else {
         format!("U+{:04X}", c as u32)
@@ -214,8 +214,8 @@ impl Problem {
                 format!("{} is half of a UTF-16 surrogate pair without its other half, so it is not a character.", quoted(escape)),
             ),
             Problem::Number { number } => (
-                format!("数字 {} 超出范围：整数必须在 ±{MAX_SAFE_INTEGER}（JavaScript 能精确表示的范围）之内，小数必须是有限的。", quoted(number)),
-                format!("the number {} is out of range: integers must lie within ±{MAX_SAFE_INTEGER} (what JavaScript holds exactly) and other numbers must be finite.", quoted(number)),
+                format!("数字 {} 无法精确读取：整数必须在 ±{MAX_SAFE_INTEGER}（JavaScript 能精确表示的范围）之内；其他数字的有效数字不能超过 2^53，10 的幂次在 ±22 之内。", quoted(number)),
+                format!("the number {} cannot be read exactly: integers must lie within ±{MAX_SAFE_INTEGER} (what JavaScript holds exactly); other numbers need a significand of at most 2^53 and a power of ten within ±22.", quoted(number)),
             ),
             Problem::DuplicateKey { key } => (
                 format!("键 {} 在这个对象里出现了两次。", quoted(key)),

@@ -3,8 +3,8 @@
 //! Recording is per thread and off unless [`record`] is running, so the lesson functions behave
 //! as plain functions everywhere else (the probes only check a flag).
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 use std::cell::RefCell;
 
 use crate::lesson::{Lang, TodoError};
@@ -13,7 +13,11 @@ use crate::lesson::{Lang, TodoError};
 pub const MAX_STEPS: usize = 10_000;
 
 /// One pause of the debugger: where execution is and what it can see.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+///
+/// Values are kept as JSON text (`RawValue`), written once when recorded: the trace crosses to
+/// JS as JSON text anyway, and building a `Value` tree per local per step was most of a trace's
+/// time and code.
+#[derive(Serialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     pub symbol: &'static str,
@@ -24,13 +28,13 @@ pub struct Step {
     pub stack: Vec<&'static str>,
     pub locals: Vec<Local>,
     /// Host-owned data: always `items`; for prepare also `messages`.
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// How many lines of the trace's output had been printed before this step.
     pub output_lines: usize,
 }
 
 /// What kind of pause a step is; `event` is the tag JS switches on.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
     /// The first statement of a function, about to run.
@@ -38,7 +42,7 @@ pub enum Event {
     /// Any later statement, about to run.
     Line,
     /// The function has returned `value`; `line` is the last line it ran.
-    Return { value: Value },
+    Return { value: Box<RawValue> },
     /// The function has returned an error; `line` is the last line it ran.
     Error { error: ErrorInfo },
     /// The step limit was reached; nothing after this was recorded.
@@ -58,13 +62,13 @@ pub struct ErrorInfo {
 }
 
 /// A local binding as the locals pane shows it.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug)]
 pub struct Local {
     pub name: &'static str,
     #[serde(rename = "type")]
     pub ty: &'static str,
     /// `null` once the binding was moved out.
-    pub value: Value,
+    pub value: Box<RawValue>,
     pub moved: bool,
 }
 
@@ -73,14 +77,14 @@ impl Local {
         Local {
             name,
             ty: type_label(std::any::type_name::<T>()),
-            value: to_json(value),
+            value: raw_json(value),
             moved: false,
         }
     }
 
     /// A binding whose value was moved away; its type is filled in from earlier steps.
     pub fn moved(name: &'static str) -> Local {
-        Local { name, ty: "", value: Value::Null, moved: true }
+        Local { name, ty: "", value: raw_json(&()), moved: true }
     }
 }
 
@@ -106,7 +110,7 @@ fn short_type_name(full: &str) -> String {
     let mut out = String::with_capacity(full.len());
     let mut word = String::new();
     for ch in full.chars().chain(std::iter::once(' ')) {
-        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+        if ch.is_ascii_alphanumeric() || ch == '_' || ch == ':' {
             word.push(ch);
             continue;
         }
@@ -118,9 +122,12 @@ fn short_type_name(full: &str) -> String {
     out
 }
 
-fn to_json<T: Serialize + ?Sized>(value: &T) -> Value {
-    // Every lesson type serializes to JSON; a failure would be a bug, shown rather than hidden.
-    serde_json::to_value(value).unwrap_or_else(|error| Value::String(format!("<{error}>")))
+/// `value` as JSON text (`()` is `null`). Every lesson type serializes to JSON; a failure would
+/// be a bug, shown in the trace rather than hidden.
+pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value)
+        .or_else(|error| serde_json::value::to_raw_value(&format!("<{error}>")))
+        .unwrap_or_default()
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
@@ -128,8 +135,7 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Value {
 /// per binding keeps the instrumented functions small, and nothing is copied while no one records.
 pub trait Snapshot {
     fn local(&self, name: &'static str) -> Local;
-    /// The value a host binding contributes to the state snapshot.
-    fn host(&self) -> Value;
+    fn json(&self) -> Box<RawValue>;
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
@@ -137,9 +143,27 @@ impl<T: Serialize + ?Sized> Snapshot for T {
         Local::of(name, self)
     }
 
-    fn host(&self) -> Value {
-        to_json(self)
+    fn json(&self) -> Box<RawValue> {
+        raw_json(self)
     }
+}
+
+/// The host-owned data as named fields (`items`, `messages`), serialized as one JSON object.
+pub type Host = Vec<(&'static str, Box<RawValue>)>;
+
+/// The host's fields, from the values the call entry starts with.
+pub fn host(fields: &[(&'static str, &dyn Snapshot)]) -> Host {
+    fields.iter().map(|&(key, value)| (key, value.json())).collect()
+}
+
+fn host_json(host: &Host) -> Box<RawValue> {
+    struct Fields<'a>(&'a Host);
+    impl Serialize for Fields<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
+        }
+    }
+    raw_json(&Fields(host))
 }
 
 /// Everything one recording collects.
@@ -162,7 +186,9 @@ struct Recorder {
     target: &'static str,
     lang: Lang,
     limit: usize,
-    host: Value,
+    host: Host,
+    /// `host` as JSON text, shared by every step until the host changes.
+    host_json: Box<RawValue>,
     frames: Vec<Frame>,
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
@@ -177,7 +203,7 @@ thread_local! {
 pub fn record<T>(
     target: &'static str,
     lang: Lang,
-    host: Value,
+    host: Host,
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
     record_with_limit(target, lang, host, MAX_STEPS, run)
@@ -187,7 +213,7 @@ pub fn record<T>(
 pub fn record_with_limit<T>(
     target: &'static str,
     lang: Lang,
-    host: Value,
+    host: Host,
     limit: usize,
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
@@ -195,6 +221,7 @@ pub fn record_with_limit<T>(
         target,
         lang,
         limit: limit.max(1),
+        host_json: host_json(&host),
         host,
         frames: Vec::new(),
         silent: 0,
@@ -251,18 +278,31 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 }
 
 /// The probe before a statement: records a `call` step for a frame's first statement, else `line`.
-/// `bindings` are the locals in scope, `None` for one moved away; `host` the host-owned ones.
-pub fn step(line: u32, bindings: &[(&'static str, Option<&dyn Snapshot>)], host: &[&dyn Snapshot]) {
+///
+/// `names[i]` goes with `values[i]`, the locals in scope; `None` is a binding that was moved
+/// away. The names are a constant per probe, so a probe only lays out the values: that keeps the
+/// instrumented functions (and the module) small. `host` are the host fields the function can see
+/// (`#[traced(host(items = state.items))]`), each replacing the field of that name.
+pub fn step(
+    line: u32,
+    names: &'static [&'static str],
+    values: &[Option<&dyn Snapshot>],
+    host: &[(&'static str, &dyn Snapshot)],
+) {
     with(|r| {
         if r.silent > 0 {
             return;
         }
-        for value in host {
-            r.merge_host(value.host());
+        if !host.is_empty() {
+            for &(key, value) in host {
+                r.set_host(key, value.json());
+            }
+            r.host_json = host_json(&r.host);
         }
-        let mut locals: Vec<Local> = bindings
+        let mut locals: Vec<Local> = names
             .iter()
-            .map(|&(name, value)| value.map_or_else(|| Local::moved(name), |v| v.local(name)))
+            .zip(values)
+            .map(|(&name, value)| value.map_or_else(|| Local::moved(name), |v| v.local(name)))
             .collect();
         let Some(frame) = r.frames.last_mut() else {
             return;
@@ -287,7 +327,7 @@ pub fn step(line: u32, bindings: &[(&'static str, Option<&dyn Snapshot>)], host:
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
     let event = |lang| match result {
-        Ok(value) => Event::Return { value: to_json(value) },
+        Ok(value) => Event::Return { value: raw_json(value) },
         Err(error) => Event::Error { error: error.info(lang) },
     };
     leave_with(frame, event);
@@ -295,7 +335,7 @@ pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoErro
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |_| Event::Return { value: to_json(value) });
+    leave_with(frame, |_| Event::Return { value: raw_json(value) });
 }
 
 fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
@@ -312,12 +352,11 @@ fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
 }
 
 impl Recorder {
-    /// Host bindings are objects; their fields replace the same fields of the snapshot.
-    fn merge_host(&mut self, value: Value) {
-        if let (Value::Object(host), Value::Object(fields)) = (&mut self.host, value) {
-            for (key, field) in fields {
-                host.insert(key, field);
-            }
+    /// A host field as a probe saw it replaces the field of that name.
+    fn set_host(&mut self, key: &'static str, value: Box<RawValue>) {
+        match self.host.iter_mut().find(|(known, _)| *known == key) {
+            Some(field) => field.1 = value,
+            None => self.host.push((key, value)),
         }
     }
 
@@ -337,7 +376,7 @@ impl Recorder {
             event,
             stack: self.frames.iter().map(|f| f.symbol).collect(),
             locals,
-            state: self.host.clone(),
+            state: self.host_json.clone(),
             output_lines: self.done.output.len(),
         });
         true

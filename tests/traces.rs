@@ -21,7 +21,18 @@ fn steps_at<'a>(steps: &'a [Step], text: &str) -> Vec<&'a Step> {
 }
 
 fn local(step: &Step, name: &str) -> Value {
-    step.locals.iter().find(|l| l.name == name).map(|l| l.value.clone()).unwrap_or(Value::Null)
+    let local = step.locals.iter().find(|l| l.name == name);
+    local.map_or(Value::Null, |l| serde_json::from_str(l.value.get()).unwrap())
+}
+
+/// What the traced call returned.
+fn value(trace: &figures::Trace) -> Value {
+    serde_json::from_str(trace.result.value.as_ref().expect("a returned value").get()).unwrap()
+}
+
+/// The host state a step saw.
+fn host(step: &Step) -> Value {
+    serde_json::from_str(step.state.get()).unwrap()
 }
 
 fn ids(items: &Value) -> Vec<&str> {
@@ -50,7 +61,7 @@ fn validate_valid_grows_the_new_list_by_one_per_pass() {
         assert_eq!(local(step, "index"), json!(pass));
         assert_eq!(local(step, "seen_ids").as_array().unwrap().len(), pass + 1);
     }
-    assert_eq!(ids(t.result.value.as_ref().unwrap()), ["1", "2"]);
+    assert_eq!(ids(&value(&t)), ["1", "2"]);
     assert!(t.result.ok);
 }
 
@@ -86,16 +97,16 @@ fn write_replace_assigns_once_and_the_state_changes_one_step_later() {
     let (before, after) = (&t.steps[at], &t.steps[at + 1]);
     // Paused at the assignment: the replacement is ready, the host still holds the old plan.
     assert_eq!(statuses(&local(before, "replacement")), ["completed", "in_progress"]);
-    assert_eq!(statuses(&before.state["items"]), ["completed", "pending"]);
+    assert_eq!(statuses(&host(before)["items"]), ["completed", "pending"]);
     // One step later the host holds the new plan and the replacement was moved into it.
-    assert_eq!(statuses(&after.state["items"]), ["completed", "in_progress"]);
+    assert_eq!(statuses(&host(after)["items"]), ["completed", "in_progress"]);
     let moved = after.locals.iter().find(|l| l.name == "replacement").unwrap();
-    assert!(moved.moved && moved.value.is_null() && moved.ty == "Vec<Todo>");
+    assert!(moved.moved && moved.value.get() == "null" && moved.ty == "Vec<Todo>");
     // Every step before the assignment shows the old plan; none after it does.
-    assert!(t.steps[..=at].iter().all(|s| statuses(&s.state["items"]) == ["completed", "pending"]));
+    assert!(t.steps[..=at].iter().all(|s| statuses(&host(s)["items"]) == ["completed", "pending"]));
     assert!(t.steps[at + 1..]
         .iter()
-        .all(|s| statuses(&s.state["items"]) == ["completed", "in_progress"]));
+        .all(|s| statuses(&host(s)["items"]) == ["completed", "in_progress"]));
 }
 
 #[test]
@@ -127,7 +138,7 @@ fn write_failures_never_reach_the_assignment_and_keep_the_old_plan() {
             "{scenario}: the error comes back out of validation"
         );
         assert!(matches!(&last.event, Event::Error { error } if error.code == code));
-        assert_eq!(statuses(&last.state["items"]), ["completed", "pending"], "{scenario}");
+        assert_eq!(statuses(&host(last)["items"]), ["completed", "pending"], "{scenario}");
         // It came out of validation: validate_todos ended with the same error first.
         assert!(t.steps.iter().any(|s| s.symbol == "validate_todos"
             && matches!(&s.event, Event::Error { error } if error.code == code)));
@@ -144,7 +155,7 @@ fn write_active_fails_late_after_the_first_item_passed() {
 fn write_clear_is_a_valid_commit_that_empties_the_plan() {
     let t = trace("write", "clear", Lang::En);
     assert!(t.result.ok);
-    assert_eq!(t.steps.last().unwrap().state["items"], json!([]));
+    assert_eq!(host(t.steps.last().unwrap())["items"], json!([]));
     assert!(t.output.contains(&"(empty plan)".to_string()), "{:?}", t.output);
 }
 
@@ -153,7 +164,7 @@ fn write_claim_says_nothing_was_run() {
     for lang in [Lang::Zh, Lang::En] {
         let t = trace("write", "claim", lang);
         assert!(t.result.ok);
-        assert_eq!(statuses(&t.steps.last().unwrap().state["items"]), ["completed", "completed"]);
+        assert_eq!(statuses(&host(t.steps.last().unwrap())["items"]), ["completed", "completed"]);
         let said = t.output.join("\n");
         let nothing_ran = lang.pick("没有运行", "ran none of its items");
         assert!(said.contains(nothing_ran), "{said}");
@@ -164,8 +175,8 @@ fn write_claim_says_nothing_was_run() {
 fn write_omit_drops_the_item_left_out() {
     let t = trace("write", "omit", Lang::En);
     assert!(t.result.ok);
-    assert_eq!(ids(&t.steps[0].state["items"]), ["1", "2"]);
-    assert_eq!(ids(&t.steps.last().unwrap().state["items"]), ["1"]);
+    assert_eq!(ids(&host(&t.steps[0])["items"]), ["1", "2"]);
+    assert_eq!(ids(&host(t.steps.last().unwrap())["items"]), ["1"]);
 }
 
 fn first_text(messages: &Value) -> &str {
@@ -175,7 +186,7 @@ fn first_text(messages: &Value) -> &str {
 #[test]
 fn prepare_pending_changes_the_copy_only() {
     let t = trace("prepare", "pending", Lang::En);
-    let prepared = t.result.value.as_ref().unwrap();
+    let prepared = &value(&t);
     let original = json!(t.input.messages);
     assert!(first_text(prepared).starts_with(first_text(&original)));
     assert!(
@@ -189,13 +200,13 @@ fn prepare_pending_changes_the_copy_only() {
     assert_eq!(prepared[1]["content"][0]["id"], "run_1");
     assert_eq!(prepared[2]["content"][0]["tool_use_id"], "run_1");
     // The host's history never changes while preparing.
-    assert!(t.steps.iter().all(|s| s.state["messages"] == original));
+    assert!(t.steps.iter().all(|s| host(s)["messages"] == original));
 }
 
 #[test]
 fn prepare_updated_puts_the_claim_beside_the_evidence() {
     let t = trace("prepare", "updated", Lang::En);
-    let prepared = t.result.value.as_ref().unwrap();
+    let prepared = &value(&t);
     assert!(first_text(prepared).contains("2 [completed] Run and check"));
     assert_eq!(prepared[2]["content"][0]["content"], "Not run: the user declined.");
     assert_eq!(prepared[2]["content"][0]["is_error"], true);
@@ -205,7 +216,7 @@ fn prepare_updated_puts_the_claim_beside_the_evidence() {
 fn prepare_empty_renders_the_placeholder() {
     for (lang, placeholder) in [(Lang::En, "(empty plan)"), (Lang::Zh, "（清单为空）")] {
         let t = trace("prepare", "empty", lang);
-        assert!(first_text(t.result.value.as_ref().unwrap()).ends_with(placeholder));
+        assert!(first_text(&value(&t)).ends_with(placeholder));
     }
 }
 
@@ -325,7 +336,7 @@ fn each_figure_has_the_lessons_scenarios_and_one_default() {
 #[test]
 fn a_long_run_stops_at_the_step_limit() {
     let setup = figures::setup("valid", Lang::En);
-    let host = json!({ "items": setup.state.items });
+    let host = todo_trace::trace::host(&[("items", &setup.state.items)]);
     let (recording, result) =
         todo_trace::trace::record_with_limit("validate_todos", Lang::En, host, 5, || {
             todo_trace::lesson::validate_todos(&setup.items)
@@ -339,10 +350,9 @@ fn a_long_run_stops_at_the_step_limit() {
 #[test]
 fn nothing_is_recorded_outside_a_figure() {
     assert!(!todo_trace::trace::recording());
-    let (recording, _) =
-        todo_trace::trace::record("write_todos", Lang::En, json!({"items": []}), || {
-            todo_trace::lesson::format_todos(&[], Lang::En)
-        });
+    let (recording, _) = todo_trace::trace::record("write_todos", Lang::En, Vec::new(), || {
+        todo_trace::lesson::format_todos(&[], Lang::En)
+    });
     assert!(recording.steps.is_empty(), "format_todos is not the figure's function");
     assert!(!todo_trace::trace::recording());
 }

@@ -17,7 +17,7 @@ const MARKS = { next: '▶', ran: '▷', bp: '●' };
 const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
 
 /**
- * Builds a figure. `words` are its caption and "things to try" (lesson-text.js), whose {scenario:…}
+ * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
  * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
  * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
  * after every move, breakpoint or scenario change. `kept` is what `keep()` returned before the page

@@ -1,14 +1,23 @@
 // Boot: load the wasm module, build the lesson in the chosen language, and keep every figure's place in the URL.
 import { createFigure, KEYS } from './figure.js';
-import { TEXT } from './lesson-text.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { el, richText } from './render.js';
 
 const app = document.getElementById('app');
 
-function setLanguage(lang) {
+/** Shown when not even the words of the page could be loaded. */
+const FALLBACK = '页面无法建立。/ The page could not be built: ';
+
+const texts = new Map();
+/** The words of one language (text-zh.js or text-en.js), fetched the first time it is shown. */
+function loadText(lang) {
+  if (!texts.has(lang)) texts.set(lang, import(`./text-${lang}.js`).then((module) => module.default));
+  return texts.get(lang);
+}
+
+function setLanguage(lang, t) {
   document.documentElement.lang = lang;
-  document.title = TEXT[lang].title;
+  document.title = t.title;
 }
 
 function showError(message) {
@@ -19,12 +28,11 @@ function showError(message) {
  * Builds the whole page from the URL; the language switch rebuilds it the same way, passing in
  * `kept` (per figure id) what the URL does not hold: the reader's own input.
  */
-function build(api, kept = {}) {
+function build(api, t, kept = {}) {
   const figures = api.figures();
   const link = readLink(location.search, figures.map((f) => f.id));
   const { lang } = link;
-  const t = TEXT[lang];
-  setLanguage(lang);
+  setLanguage(lang, t);
 
   const labels = new Map(figures.map((f) => [f.id, new Map(api.scenarios(f.id, lang).map((s) => [s.id, s.label]))]));
   const scenarioLabel = (ref) => {
@@ -72,11 +80,11 @@ function build(api, kept = {}) {
     'data-control': 'lang',
     lang: other,
     text: t.switchLabel,
-    onclick: () => {
+    onclick: async () => {
       const keep = Object.fromEntries(controllers.map((c) => [c.place().id, c.keep()]));
       saveLink(other);
-      start(api, keep);
-      document.querySelector('[data-control="lang"]').focus();
+      await start(api, keep);
+      document.querySelector('[data-control="lang"]')?.focus();
     },
   });
   const notice = problems.length
@@ -94,21 +102,31 @@ function keyList(t) {
   return el('ul', { class: 'keys' }, rows.map(([key, what]) => el('li', {}, el('kbd', { text: key }), ' ', what)));
 }
 
-function start(api, kept) {
+/** Builds the page in the language the URL names. */
+async function start(api, kept) {
+  let t = null;
   try {
-    build(api, kept);
+    t = await loadText(readLink(location.search, []).lang);
+    build(api, t, kept);
   } catch (error) {
-    showError(TEXT[document.documentElement.lang].pageFailed(error.message));
+    showError(t ? t.pageFailed(error.message) : `${FALLBACK}${error.message}`);
   }
 }
 
+// The words and the module load side by side.
 const lang = readLink(location.search, []).lang;
-setLanguage(lang);
-document.querySelector('[data-loading]').textContent = TEXT[lang].loading;
+document.documentElement.lang = lang;
+const words = loadText(lang);
+words.then((t) => {
+  setLanguage(lang, t);
+  const loading = document.querySelector('[data-loading]');
+  if (loading) loading.textContent = t.loading;
+}, () => {});
 try {
   const api = await import('./pkg/todo_trace.js');
   await api.default();
-  start(api);
+  await start(api);
 } catch (error) {
-  showError(TEXT[lang].wasmFailed(error.message));
+  const t = await words.catch(() => null);
+  showError(t ? t.wasmFailed(error.message) : `${FALLBACK}${error.message}`);
 }

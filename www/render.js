@@ -22,7 +22,7 @@ export function el(tag, attrs = {}, ...children) {
 export const hidden = (text) => el('span', { class: 'visually-hidden', text });
 
 /**
- * Inline markup of the prose (see lesson-text.js): `code`, {line:…} and {scenario:…}. `resolve(kind,
+ * Inline markup of the prose (see text-zh.js): `code`, {line:…} and {scenario:…}. `resolve(kind,
  * arg)` turns a reference into its text and throws if it names nothing, so a stale reference is an error.
  */
 export function richText(source, resolve) {

@@ -3,7 +3,7 @@
 //! The lesson functions are shown to the reader exactly as written, so the probes cannot live in
 //! the source. This attribute rewrites the function at compile time instead:
 //!
-//! - before each statement it inserts `crate::trace::step(line!(), &locals, &host)`, where `line!()`
+//! - before each statement it inserts `crate::trace::step(line!(), names, values, host)`, where `line!()`
 //!   carries the statement's own span, so the recorded line is the statement's real line;
 //! - `locals` are the bindings in scope at that point (parameters, `let`, `for`, `if let`, match
 //!   arms with a block), read by reference; a binding moved away by a statement of the form
@@ -14,8 +14,9 @@
 //! Beside the function it puts a module of the same name holding `STEP_LINES`, the lines that
 //! hold a probe: the only lines where a breakpoint can ever pause.
 //!
-//! `#[traced(host(state))]` names parameters that hold host-owned data; each probe refreshes the
-//! recorder's host snapshot from them.
+//! `#[traced(host(items = state.items))]` names host-owned data the function can reach: each probe
+//! where `state` is in scope (and not moved) hands `state.items` to the recorder as the host's
+//! `items` field.
 //!
 //! Anything this misjudges cannot pass silently: a probe that reads a moved or mutably borrowed
 //! binding is a compile error, not a wrong trace.
@@ -41,8 +42,23 @@ pub fn traced(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// Parses `host(a, b)`; an empty attribute means no host bindings.
-fn parse_host(attr: Tokens) -> syn::Result<Vec<Ident>> {
+/// A host field: its name in the host snapshot, and the expression (rooted in a binding) that holds it.
+struct HostField {
+    key: Ident,
+    value: Expr,
+}
+
+/// The binding an expression such as `state.items` starts from.
+fn root(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(path) => path.path.get_ident(),
+        Expr::Field(field) => root(&field.base),
+        _ => None,
+    }
+}
+
+/// Parses `host(key = binding.field, ...)`; an empty attribute means no host fields.
+fn parse_host(attr: Tokens) -> syn::Result<Vec<HostField>> {
     let mut host = Vec::new();
     if attr.is_empty() {
         return Ok(host);
@@ -50,18 +66,25 @@ fn parse_host(attr: Tokens) -> syn::Result<Vec<Ident>> {
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("host") {
             meta.parse_nested_meta(|inner| {
-                host.push(inner.path.require_ident()?.clone());
+                let key = inner.path.require_ident()?.clone();
+                let value: Expr = inner.value()?.parse()?;
+                if root(&value).is_none() {
+                    return Err(
+                        inner.error("expected a binding or a field of one, e.g. `state.items`")
+                    );
+                }
+                host.push(HostField { key, value });
                 Ok(())
             })
         } else {
-            Err(meta.error("expected `host(binding, ...)`"))
+            Err(meta.error("expected `host(key = binding.field, ...)`"))
         }
     });
     syn::parse::Parser::parse2(parser, attr)?;
     Ok(host)
 }
 
-fn instrument(func: &mut ItemFn, host: &[Ident]) -> syn::Result<Tokens> {
+fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     let mut scope = Scope::default();
     for input in &func.sig.inputs {
         match input {
@@ -165,7 +188,7 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
 }
 
 struct Probes<'a> {
-    host: &'a [Ident],
+    host: &'a [HostField],
     /// Where each probe went, in source order.
     spans: Vec<Span>,
 }
@@ -246,26 +269,28 @@ impl Probes<'_> {
         }
     }
 
-    /// One probe: the statement's line, its visible locals, and the host bindings among them.
+    /// One probe: the statement's line, its visible locals, and the host fields it can reach.
     fn probe(&mut self, span: Span, scope: &Scope) -> Stmt {
         self.spans.push(span);
-        let locals = scope.bindings.iter().map(|(name, moved)| {
-            let text = name.to_string();
+        let names = scope.bindings.iter().map(|(name, _)| name.to_string());
+        let values = scope.bindings.iter().map(|(name, moved)| {
             if *moved {
-                quote!((#text, ::core::option::Option::None))
+                quote!(::core::option::Option::None)
             } else {
-                quote!((#text, ::core::option::Option::Some(&#name as &dyn crate::trace::Snapshot)))
+                quote!(::core::option::Option::Some(&#name as &dyn crate::trace::Snapshot))
             }
         });
-        let host = scope
-            .bindings
-            .iter()
-            .filter(|(name, moved)| !moved && self.host.contains(name))
-            .map(|(name, _)| quote!(&#name as &dyn crate::trace::Snapshot));
+        let reachable = |field: &&HostField| {
+            scope.bindings.iter().any(|(name, moved)| !moved && root(&field.value) == Some(name))
+        };
+        let host = self.host.iter().filter(reachable).map(|HostField { key, value }| {
+            let key = key.to_string();
+            quote!((#key, &#value as &dyn crate::trace::Snapshot))
+        });
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
-                crate::trace::step(#line, &[#(#locals),*], &[#(#host),*]);
+                crate::trace::step(#line, &[#(#names),*], &[#(#values),*], &[#(#host),*]);
             }
         }
     }

@@ -115,7 +115,7 @@ describe('loading', () => {
   test('a lesson text that names a line the source does not have is reported, not shown half-built', async () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
-    await page.route('**/lesson-text.js', async (route) => {
+    await page.route('**/text-en.js', async (route) => {
       const response = await route.fetch();
       const body = (await response.text()).replaceAll('{line:new_list.push(}', '{line:no_such_line(}');
       await route.fulfill({ response, body });
@@ -125,6 +125,21 @@ describe('loading', () => {
     await alert.waitFor();
     assert.match(await alert.textContent(), /^Something went wrong.*"no_such_line\(" matches 0 lines/);
     assert.equal(await page.locator('[data-figure]').count(), 0);
+    await context.close();
+  });
+
+  test('only the words of the language shown are downloaded, the other on switching', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const fetched = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(`${env.origin}/?lang=en`);
+    await page.locator('[data-figure="prepare"] [data-status="idle"]').waitFor();
+    assert.ok(fetched.includes('/text-en.js'));
+    assert.ok(!fetched.includes('/text-zh.js'), 'the Chinese words are not fetched for an English page');
+    await page.locator('[data-control="lang"]').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'zh');
+    assert.ok(fetched.includes('/text-zh.js'));
     await context.close();
   });
 

@@ -1,0 +1,82 @@
+//! The lesson's data: plan items, the host's state, conversation messages, rejections, languages.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One plan item, after validation.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Todo {
+    pub id: String,
+    pub content: String,
+    pub status: String,
+}
+
+/// What the host owns between model calls: the current plan.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct State {
+    pub items: Vec<Todo>,
+}
+
+/// One message of the conversation history.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub content: Content,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+/// A message is either plain text or a list of tool blocks.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Blocks(Vec<Block>),
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    ToolUse { id: String, name: String, input: Value },
+    ToolResult { tool_use_id: String, content: String, is_error: bool },
+}
+
+/// The language of every text the lesson prints.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Lang {
+    /// The Chinese or the English text.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+}
+
+/// Why a plan was rejected; `position` is the item's 1-based place in the submitted list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TodoError {
+    NotAList,
+    TooManyItems { count: usize },
+    BadShape { position: usize },
+    NotAString { position: usize },
+    EmptyId { position: usize },
+    IdTooLong { position: usize, id: String },
+    DuplicateId { position: usize, id: String },
+    EmptyContent { position: usize, id: String },
+    ContentTooLong { position: usize, id: String },
+    UnknownStatus { position: usize, id: String, status: String },
+    TooManyActive { position: usize, id: String },
+    NoUserText,
+}

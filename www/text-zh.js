@@ -1,0 +1,213 @@
+// Every reader-visible word of the page in Chinese: the lesson's prose, figure captions, "things to try", and the debugger's labels.
+//
+// One file per language, so a reader downloads only the language they read (text-zh.js and
+// text-en.js have the same keys).
+//
+// Inline markup in prose strings: `code`, {line:SNIPPET} (the number of the one listing line that
+// contains SNIPPET, so the prose cannot drift from the compiled source) and {scenario:FIGURE/ID}
+// (that scenario's label in the page's language).
+
+export default {
+  title: '计划写在哪里：编码智能体的 TodoWrite 工具',
+  switchLabel: 'English',
+  loading: '正在加载 WebAssembly 模块……',
+  wasmFailed: (detail) =>
+    `WebAssembly 模块没能加载，页面上的调试器无法运行。请换用支持 WebAssembly 的新版浏览器；如果是自己构建的页面，请先运行 ./build.sh build。详情：${detail}`,
+  pageFailed: (detail) => `页面出错了，调试器无法显示。详情：${detail}`,
+  linkProblem: (name, value) => `链接中的 ${name}=${value} 无法识别，已忽略。`,
+  figure: (n) => `图 ${n}`,
+  scenario: '场景',
+  controlsLabel: '调试控制',
+  // [label, what it does]; the shortcut is added to the tooltip.
+  controls: {
+    run: ['运行', '从头运行到结束，不理会断点'],
+    debug: ['调试', '从头运行到第一个断点；没有断点就运行到结束'],
+    continue: ['继续', '运行到下一个断点；没有就运行到结束'],
+    'step-over': ['单步跳过', '执行一步，不进入其中调用的函数'],
+    'step-into': ['单步进入', '执行一步；遇到函数调用就进入它'],
+    'step-out': ['单步跳出', '运行到当前函数返回为止'],
+    'step-back': ['后退一步', '回到上一步'],
+    restart: ['重新开始', '回到开头，一步也没有执行'],
+  },
+  keysExtra: [
+    ['F9', '在获得焦点的代码行上设置或取消断点（Enter、空格同样可以）'],
+    ['↑ ↓ Home End', '在代码行之间移动焦点'],
+    ['Ctrl+Enter', '在“准备与调用入口”的编辑框里：运行你的输入'],
+  ],
+  timeline: '时间轴',
+  position: {
+    idle: (n) => `未开始（共 ${n} 步）`,
+    at: (k, n) => `第 ${k} 步，共 ${n} 步`,
+    end: (n) => `已结束（共 ${n} 步）`,
+  },
+  status: {
+    idle: '就绪：按“调试”或“单步进入”开始。',
+    line: (s) => `暂停在第 ${s.line} 行（${s.symbol}），第 ${s.step} 步，共 ${s.total} 步。`,
+    return: (s) => `暂停：${s.symbol} 已返回，最后执行的是第 ${s.line} 行（第 ${s.step} 步，共 ${s.total} 步）。`,
+    error: (s) =>
+      `暂停：${s.symbol} 在第 ${s.line} 行返回错误 ${s.error.code}（第 ${s.step} 步，共 ${s.total} 步）：${s.error.message}`,
+    done: '完成：函数已返回，调用入口已打印结果。',
+    failed: (s) => `错误 ${s.error.code}：${s.error.message}`,
+    truncated: '错误：执行超过步数上限，记录在这里截断。',
+  },
+  panes: { locals: '局部变量', stack: '调用栈', state: '宿主状态', output: '输出' },
+  notRunning: '（没有正在执行的函数）',
+  noOutput: '（还没有输出：调用入口在函数返回之后才打印。）',
+  returned: '返回值',
+  errored: '返回错误',
+  change: { new: '新绑定', changed: '已改变', removed: '已删除' },
+  moved: '已移走',
+  legend: { next: '即将执行的行', ran: '这个函数刚执行完的行', bp: '断点' },
+  breakpoint: (line) => `第 ${line} 行的断点`,
+  noStep: '这一行没有可以停下的语句，不能设断点',
+  codeLabel: (file, symbol) => `${symbol}（${file}）`,
+  setup: {
+    summary: '准备与调用入口',
+    input: '这个场景的输入数据（JSON）',
+    ownInput: '这次运行的输入数据（JSON）：你写的部分，其余取自默认场景',
+    entry: (entry, file) => `调用入口 ${entry}（${file}）：准备数据，调用函数，打印结果`,
+  },
+  // The "try your own input" editor in the setup part (editor.js).
+  input: {
+    option: '你的输入',
+    hint: '这张图现在运行的是你在“准备与调用入口”里写的输入；按“恢复场景数据”回到场景。',
+    note: '可以写 JSON，也可以写 Python 的列表字面量（单引号或双引号字符串，True、False、None）。文本只会被解析，不会被执行；最长 64 KiB。',
+    run: ['运行我的输入', '用上面的文本调用函数，运行到结束'],
+    debug: ['调试我的输入', '用上面的文本调用函数，停在第一个断点；没有断点就运行到结束'],
+    reset: ['恢复场景数据', '放回当前场景的数据，图回到这个场景'],
+    refused: '输入被拒绝',
+    goTo: (line, column) => `把光标移到第 ${line} 行第 ${column} 列`,
+    notRun: '（没有运行：输入被拒绝了。）',
+    exception: (detail) => `模块内部出错，这次运行没有完成；其他图不受影响。详情：${detail}`,
+  },
+  tries: '试一试',
+  quote: (label) => `“${label}”`,
+  colon: '：',
+  prose: [
+    ['h1', '计划写在哪里：编码智能体的 TodoWrite 工具'],
+    [
+      'p',
+      '编码智能体是一个模型加上一个宿主循环：模型决定下一步做什么，宿主替它运行工具，再把结果交回去。任务一长，模型就容易弄不清自己做到了哪里：有的步骤做了两遍，有的被跳过，有的被当成已经做完。常见的办法是给模型一个计划工具 `todo_write`，让它把计划写下来，交给宿主保管。',
+    ],
+    [
+      'p',
+      '这一页讲宿主那一侧怎样对待这份计划。代码是真实的 Rust：下面三张图各是一个单步调试器，回放的是这段代码编译成 WebAssembly、在你的浏览器里真实运行时记下的每一步。',
+    ],
+    ['h2', '怎样使用图中的调试器'],
+    [
+      'p',
+      '先在图上方选一个场景。“调试”从头运行到第一个断点，没有断点就一直运行到结束；“单步进入”从第一行开始一步一步走；时间轴可以拖到任何一步。点击行号设置或取消断点，只有真正会执行语句的行才接受断点，断点也以刻度显示在时间轴上。',
+    ],
+    [
+      'p',
+      '代码左侧的 ▶ 指向即将执行的那一行，▷ 标出当前函数刚执行完的那一行。旁边依次是局部变量、调用栈、宿主状态和输出；和上一步相比有变化的值带有标记：+ 是新出现的，~ 是改变了的，− 是被删除的。键盘操作在焦点位于图内时有效：',
+    ],
+    ['keys'],
+    [
+      'p',
+      '每张图下方的“准备与调用入口”展开后，是这个场景交给函数的数据，以及准备数据、调用函数、打印结果的那段入口代码。你也可以在那里改写输入，用自己的数据运行或调试函数；读不懂的文本会被拒绝，错误就显示在编辑框旁边。地址栏会记下每张图的场景、断点和所在的步（你自己写的输入不写进地址），复制链接就能把同一个位置分享出去。',
+    ],
+    ['h2', '一份计划长什么样'],
+    [
+      'p',
+      '计划是一张清单，每一项有三个字段，都是字符串：`id`、`content`（要做的事）和 `status`。`status` 只能是 `pending`（未开始）、`in_progress`（进行中）、`completed`（已完成）三者之一，拼写和大小写都要完全一致。宿主要保管的只有一样东西：当前计划 `state.items`。',
+    ],
+    [
+      'p',
+      '模型每次调用 `todo_write` 都提交整张清单，而不是“把第 2 项改成已完成”这样的增量。提交整张清单，宿主就总能回答一个简单的问题：现在的计划到底是什么？',
+    ],
+    ['h2', '先校验整张清单'],
+    [
+      'p',
+      '模型交来的清单是不可信的输入。`validate_todos` 看不到宿主状态，它只读这份输入，逐项检查，遇到第一个问题就停下并返回一个带代码的错误；错误信息写明是第几项、哪个 id，模型下一次就知道该改什么。检查按这个顺序进行：',
+    ],
+    [
+      'ol',
+      [
+        '输入必须是一个列表，最多 20 项。',
+        '每一项必须是对象，键恰好是 `id`、`content`、`status` 三个，值都是字符串。',
+        '`id` 去掉首尾空白后不能为空，不能超过 32 个字符，也不能和前面某一项的 `id` 相同。',
+        '`content` 去掉首尾空白后不能为空，不能超过 150 个字符。长度按字符而不是字节计算，所以 150 个汉字的内容是合法的。',
+        '`status` 必须是三种状态之一。',
+        '记下这一项的 `id`，再数到目前为止有几项 `in_progress`：超过一项就报错。',
+        '全部通过，才把去掉空白的这一项追加到新清单。',
+      ],
+    ],
+    ['p', '新清单是从头新建的，之后输入再怎么变，也影响不到它。'],
+    ['figure', 'validate'],
+    ['h2', '再一次赋值，整体替换'],
+    [
+      'p',
+      '校验通过之后才轮到写入。`write_todos` 先调用 `validate_todos`，那一行末尾的 `?` 让任何错误立刻原样返回，后面的渲染和赋值一行也不会执行。只有拿到完整的新清单，它才渲染计划，再用一次赋值 `state.items = replacement` 换掉旧计划。',
+    ],
+    [
+      'p',
+      '所以不存在改了一半的计划：被拒绝的更新让旧计划一字不差地留下。反过来，空列表是一次合法的提交，它把计划清空；提交时漏掉的条目会从计划里消失，因为替换的是整张清单。写入计划本身不执行其中任何一项。',
+    ],
+    ['figure', 'write'],
+    ['h2', '计划怎样回到模型面前'],
+    [
+      'p',
+      '宿主保管了计划，还得让模型在下一次调用时看见它。最直接的做法是每次往历史里追加一条提醒，可那样提醒会越积越多，旧计划和新计划挤在同一段历史里。',
+    ],
+    [
+      'p',
+      '`prepare_messages` 换了一种做法：每次调用模型之前，先把整段历史复制一份，只在副本的第一条用户消息末尾接上一个空行、一行说明和渲染好的计划。说明行告诉模型：这是宿主提供的当前计划，其中的状态只是声明，要拿工具结果来核对。',
+    ],
+    [
+      'p',
+      '原始历史从不被修改，所以准备两次也不会出现两份计划；`tool_use` 和 `tool_result` 块连同它们的 id 原封不动，模型仍能把每个结果对上它的调用。如果第一条消息不是用户的文本，函数返回明确的错误 `no_user_text`，而不是因为下标越界而崩溃。',
+    ],
+    ['figure', 'prepare'],
+    ['h2', '状态是声明，不是证据'],
+    [
+      'p',
+      '把每一项都标成 `completed` 不会运行任何东西。在图 2 的{scenario:write/claim}场景里，写入成功，计划声称一切都已完成，可输出的最后一行说得明白：写入计划没有运行其中任何一项。',
+    ],
+    [
+      'p',
+      '图 3 的{scenario:prepare/updated}场景把矛盾摆在一起：计划说“运行并核对”已经完成，同一段历史里的工具结果却是“未执行：用户拒绝。”这个矛盾是有意留下的。程序有没有运行、打印了什么，只记在工具结果里；计划里的状态是模型的说法。宿主可以保证计划的格式正确，却不能把它当作事情已经发生的证据。',
+    ],
+    ['h2', '出处，以及哪些是本课自己的'],
+    [
+      'p',
+      '这个思路来自开源课程 learn-claude-code 中讲 TodoWrite 的几章：最多 20 项、同一时间只有一项进行中、整张清单替换；其中一章还会在模型连续 3 轮没有更新计划时提醒它。实际使用的编码智能体采用相似的结构（`content`、`status`，外加一个现在进行时的 `activeForm` 标签）。本页的 `id`、`content`、`status` 规则，连同它们的上限和检查顺序，是这一课自己的约定。',
+    ],
+  ],
+  figures: {
+    validate: {
+      caption: '`validate_todos` 逐项检查提交的清单：每一项都通过，才有新清单。',
+      inputLabel: '提交的清单 items：模型交给 validate_todos 的参数',
+      tries: [
+        '选{scenario:validate/valid}，在第 {line:new_list.push(} 行设断点，按“调试”：第一项已通过，第二项还没检查。按 F8 继续，new_list 又多了一项。',
+        '保留这个断点，换成{scenario:validate/duplicate}再按“调试”：断点只命中一次。第二项在第 {line:if seen_ids.contains} 行被拦下，没走到追加那一行，new_list 只有第一项。',
+        '选{scenario:validate/active}，在第 {line:if active > 1} 行设断点，继续到第二次命中：seen_ids 已经记下第二项的 id，active 是 2，下一步就报错。',
+        '选{scenario:validate/clear}按 F11 一步步走：第 {line:for (index, item)} 行之后直接来到第 {line:Ok(new_list)} 行，循环一次也没执行。',
+        '展开“准备与调用入口”，把第二项的 id 改成 `" 1 "`（前后带空格），按“运行我的输入”：去掉空白后它和第一项相同，结果是 duplicate_id。',
+      ],
+    },
+    write: {
+      caption: '`write_todos` 先校验，再渲染，最后用一次赋值替换宿主的计划。',
+      inputLabel: '提交的清单 items：宿主状态仍从默认场景的旧计划开始',
+      tries: [
+        '选{scenario:write/replace}，在第 {line:state.items = replacement} 行设断点并按“调试”：局部变量 replacement 已是新计划，宿主状态还是旧的。按 F10 执行这一行：宿主状态换成新计划，replacement 显示为已移走。',
+        '在第 {line:validate_todos(items)?} 行按 F11 进入 `validate_todos`：代码换成被调用的函数，调用栈多了一层。按 Shift+F11 跳出，回到 `write_todos`。',
+        '选{scenario:write/active}按“运行”：状态行报告错误，宿主状态仍是旧计划。把时间轴从头拖到尾，第 {line:state.items = replacement} 行从来没有成为当前行。',
+        '比较{scenario:write/clear}和{scenario:write/omit}：两次都是合法的提交，前者清空计划，后者让第 2 项从宿主状态中消失。',
+        '选{scenario:write/claim}运行到结束：计划里每一项都是 completed，输出的最后一行却说什么也没有运行。',
+        '在“准备与调用入口”里写一份你自己的计划，比如三项，其中一项 in_progress，按“运行我的输入”：宿主状态换成的正是你的计划，首尾空白已去掉。',
+      ],
+    },
+    prepare: {
+      caption: '`prepare_messages` 复制历史，只在副本的第一条消息末尾附上当前计划。',
+      inputLabel: '宿主保管的计划 state.items：存入之前按同样的规则校验',
+      tries: [
+        '选{scenario:prepare/pending}，在第 {line:prepared[0].content =} 行设断点，按“调试”再按 F10：prepared 的第一条消息带上了计划，宿主状态里的 messages 没有变，工具 id run_1 也没有变。',
+        '在第 {line:let plan = format_todos} 行按 F11 进入 `format_todos`，看它逐项拼出 `{id} [{status}] {content}` 这样的一行。',
+        '选{scenario:prepare/empty}：`format_todos` 在第 {line:if items.is_empty()} 行之后直接返回占位行。',
+        '选{scenario:prepare/updated}运行到结束，把输出里的计划和宿主状态里的 tool_result 放在一起读：计划是声明，工具结果才是证据。',
+        '在“准备与调用入口”里换一份宿主计划，用 Python 的写法也行，例如 `[{\'id\': \'a\', \'content\': \'写测试\', \'status\': \'pending\'}]`，按“运行我的输入”：副本的第一条消息带上的就是它。',
+      ],
+    },
+  },
+};
