@@ -66,7 +66,7 @@ pub struct ErrorInfo {
 pub struct Local {
     pub name: &'static str,
     #[serde(rename = "type")]
-    pub ty: &'static str,
+    pub ty: TypeName,
     /// `null` once the binding was moved out.
     pub value: Box<RawValue>,
     pub moved: bool,
@@ -76,7 +76,7 @@ impl Local {
     pub fn of<T: Serialize + ?Sized>(name: &'static str, value: &T) -> Local {
         Local {
             name,
-            ty: type_label(std::any::type_name::<T>()),
+            ty: TypeName(std::any::type_name::<T>()),
             value: raw_json(value),
             moved: false,
         }
@@ -84,42 +84,44 @@ impl Local {
 
     /// A binding whose value was moved away; its type is filled in from earlier steps.
     pub fn moved(name: &'static str) -> Local {
-        Local { name, ty: "", value: raw_json(&()), moved: true }
+        Local { name, ty: TypeName(""), value: raw_json(&()), moved: true }
     }
 }
 
-/// [`short_type_name`], worked out once per type and kept for good (a few dozen short strings): a
-/// trace asks for the same few types hundreds of times, and a shared label costs no allocation.
-fn type_label(full: &'static str) -> &'static str {
-    thread_local! {
-        static LABELS: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
-    }
-    LABELS.with(|labels| {
-        let mut labels = labels.borrow_mut();
-        if let Some(&(_, label)) = labels.iter().find(|(name, _)| std::ptr::eq(*name, full)) {
-            return label;
+/// A Rust type as a reader wrote it: `alloc::vec::Vec<serde_json::value::Value>` shows as
+/// `Vec<Value>`. It keeps the compiler's full name and shortens it while it is written out, so a
+/// step costs no allocation for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeName(pub &'static str);
+
+impl std::fmt::Display for TypeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Each run of path characters keeps only its last segment; everything else is copied.
+        let mut rest = self.0;
+        while !rest.is_empty() {
+            let path = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'));
+            let (word, tail) = rest.split_at(path.unwrap_or(rest.len()));
+            f.write_str(word.rsplit("::").next().unwrap_or(word))?;
+            let mut chars = tail.chars();
+            if let Some(c) = chars.next() {
+                write!(f, "{c}")?;
+            }
+            rest = chars.as_str();
         }
-        let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
-        labels.push((full, label));
-        label
-    })
+        Ok(())
+    }
 }
 
-/// `alloc::vec::Vec<serde_json::value::Value>` -> `Vec<Value>`: the names a reader wrote.
-fn short_type_name(full: &str) -> String {
-    let mut out = String::with_capacity(full.len());
-    let mut word = String::new();
-    for ch in full.chars().chain(std::iter::once(' ')) {
-        if ch.is_ascii_alphanumeric() || ch == '_' || ch == ':' {
-            word.push(ch);
-            continue;
-        }
-        out.push_str(word.rsplit("::").next().unwrap_or(&word));
-        word.clear();
-        out.push(ch);
+impl Serialize for TypeName {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
-    out.pop();
-    out
+}
+
+impl PartialEq<&str> for TypeName {
+    fn eq(&self, other: &&str) -> bool {
+        self.to_string() == *other
+    }
 }
 
 /// `value` as JSON text (`()` is `null`). Every lesson type serializes to JSON; a failure would
@@ -385,17 +387,17 @@ impl Recorder {
 
 #[cfg(test)]
 mod tests {
-    use super::short_type_name;
+    use super::TypeName;
 
     #[test]
     fn type_names_lose_their_paths() {
-        assert_eq!(short_type_name("&alloc::vec::Vec<serde_json::value::Value>"), "&Vec<Value>");
+        assert_eq!(TypeName("&alloc::vec::Vec<serde_json::value::Value>"), "&Vec<Value>");
         assert_eq!(
-            short_type_name(
-                "serde_json::map::Map<alloc::string::String, serde_json::value::Value>"
-            ),
+            TypeName("serde_json::map::Map<alloc::string::String, serde_json::value::Value>"),
             "Map<String, Value>"
         );
-        assert_eq!(short_type_name("(usize, &str)"), "(usize, &str)");
+        assert_eq!(TypeName("(usize, &str)"), "(usize, &str)");
+        assert_eq!(TypeName("&mut todo_trace::types::State"), "&mut State");
+        assert_eq!(TypeName(""), "");
     }
 }
