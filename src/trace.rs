@@ -394,7 +394,7 @@ mod tests {
                 .to_string(),
             "Map<String, Value>"
         );
-        assert_eq!(TypeName("(usize, &str)"), "(usize, &str)");
+        assert_eq!(TypeName("(usize, &str)").to_string(), "(usize, &str)");
         assert_eq!(TypeName("&mut todo_trace::types::State").to_string(), "&mut State");
         assert_eq!(TypeName("").to_string(), "");
     }
