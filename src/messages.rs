@@ -37,82 +37,58 @@ impl TodoError {
         }
     }
 
-    /// A sentence that names the item (position, and id where it has one) so a model can fix it.
+    /// A sentence that names the item (position, and id where it has one) so a model can fix it;
+    /// each arm gives the Chinese text, then the English.
     pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        match self {
-            TodoError::NotAList if zh => "items 必须是一个列表（数组）。".into(),
-            TodoError::NotAList => "items must be a list (an array).".into(),
-            TodoError::TooManyItems { count } if zh => {
-                format!("清单有 {count} 项，最多只能有 {MAX_ITEMS} 项。")
+        let (zh, en) = match self {
+            TodoError::NotAList => {
+                ("items 必须是一个列表（数组）。".into(), "items must be a list (an array).".into())
             }
-            TodoError::TooManyItems { count } => {
-                format!("The plan has {count} items; at most {MAX_ITEMS} are allowed.")
+            TodoError::TooManyItems { count } => (
+                format!("清单有 {count} 项，最多只能有 {MAX_ITEMS} 项。"),
+                format!("The plan has {count} items; at most {MAX_ITEMS} are allowed."),
+            ),
+            TodoError::BadShape { position } => (
+                format!("第 {position} 项必须是对象，且只有 id、content、status 三个键。"),
+                format!("Item {position} must be an object with exactly the keys id, content and status."),
+            ),
+            TodoError::NotAString { position } => (
+                format!("第 {position} 项的 id、content、status 都必须是字符串。"),
+                format!("Item {position}: id, content and status must all be strings."),
+            ),
+            TodoError::EmptyId { position } => {
+                (format!("第 {position} 项的 id 为空。"), format!("Item {position} has an empty id."))
             }
-            TodoError::BadShape { position } if zh => {
-                format!("第 {position} 项必须是对象，且只有 id、content、status 三个键。")
-            }
-            TodoError::BadShape { position } => format!(
-                "Item {position} must be an object with exactly the keys id, content and status."
+            TodoError::IdTooLong { position, id } => (
+                format!("第 {position} 项的 id {} 超过 {MAX_ID_CHARS} 个字符。", quoted(id)),
+                format!("Item {position}: id {} is longer than {MAX_ID_CHARS} characters.", quoted(id)),
             ),
-            TodoError::NotAString { position } if zh => {
-                format!("第 {position} 项的 id、content、status 都必须是字符串。")
-            }
-            TodoError::NotAString { position } => {
-                format!("Item {position}: id, content and status must all be strings.")
-            }
-            TodoError::EmptyId { position } if zh => format!("第 {position} 项的 id 为空。"),
-            TodoError::EmptyId { position } => format!("Item {position} has an empty id."),
-            TodoError::IdTooLong { position, id } if zh => format!(
-                "第 {position} 项的 id {} 超过 {MAX_ID_CHARS} 个字符。",
-                quoted(id)
+            TodoError::DuplicateId { position, id } => (
+                format!("第 {position} 项的 id {} 与前面的某一项重复。", quoted(id)),
+                format!("Item {position}: id {} is already used by an earlier item.", quoted(id)),
             ),
-            TodoError::IdTooLong { position, id } => format!(
-                "Item {position}: id {} is longer than {MAX_ID_CHARS} characters.",
-                quoted(id)
+            TodoError::EmptyContent { position, id } => (
+                format!("第 {position} 项（id {}）的 content 为空。", quoted(id)),
+                format!("Item {position} (id {}) has empty content.", quoted(id)),
             ),
-            TodoError::DuplicateId { position, id } if zh => {
-                format!("第 {position} 项的 id {} 与前面的某一项重复。", quoted(id))
-            }
-            TodoError::DuplicateId { position, id } => format!(
-                "Item {position}: id {} is already used by an earlier item.",
-                quoted(id)
+            TodoError::ContentTooLong { position, id } => (
+                format!("第 {position} 项（id {}）的 content 超过 {MAX_CONTENT_CHARS} 个字符。", quoted(id)),
+                format!("Item {position} (id {}): content is longer than {MAX_CONTENT_CHARS} characters.", quoted(id)),
             ),
-            TodoError::EmptyContent { position, id } if zh => {
-                format!("第 {position} 项（id {}）的 content 为空。", quoted(id))
-            }
-            TodoError::EmptyContent { position, id } => {
-                format!("Item {position} (id {}) has empty content.", quoted(id))
-            }
-            TodoError::ContentTooLong { position, id } if zh => format!(
-                "第 {position} 项（id {}）的 content 超过 {MAX_CONTENT_CHARS} 个字符。",
-                quoted(id)
+            TodoError::UnknownStatus { position, id, status } => (
+                format!("第 {position} 项（id {}）的状态 {} 无效；只能是 pending、in_progress 或 completed。", quoted(id), quoted(status)),
+                format!("Item {position} (id {}): status {} is not one of pending, in_progress, completed.", quoted(id), quoted(status)),
             ),
-            TodoError::ContentTooLong { position, id } => format!(
-                "Item {position} (id {}): content is longer than {MAX_CONTENT_CHARS} characters.",
-                quoted(id)
+            TodoError::TooManyActive { position, id } => (
+                format!("第 {position} 项（id {}）是第二个 in_progress；同一时间只能有一项在进行。", quoted(id)),
+                format!("Item {position} (id {}) is a second in_progress item; only one may be in progress.", quoted(id)),
             ),
-            TodoError::UnknownStatus { position, id, status } if zh => format!(
-                "第 {position} 项（id {}）的状态 {} 无效；只能是 pending、in_progress 或 completed。",
-                quoted(id),
-                quoted(status)
+            TodoError::NoUserText => (
+                "历史的第一条消息必须是用户的文本消息。".into(),
+                "The first message of the history must be a user text message.".into(),
             ),
-            TodoError::UnknownStatus { position, id, status } => format!(
-                "Item {position} (id {}): status {} is not one of pending, in_progress, completed.",
-                quoted(id),
-                quoted(status)
-            ),
-            TodoError::TooManyActive { position, id } if zh => format!(
-                "第 {position} 项（id {}）是第二个 in_progress；同一时间只能有一项在进行。",
-                quoted(id)
-            ),
-            TodoError::TooManyActive { position, id } => format!(
-                "Item {position} (id {}) is a second in_progress item; only one may be in progress.",
-                quoted(id)
-            ),
-            TodoError::NoUserText if zh => "历史的第一条消息必须是用户的文本消息。".into(),
-            TodoError::NoUserText => "The first message of the history must be a user text message.".into(),
-        }
+        };
+        lang.pick(&zh, &en).to_string()
     }
 
     pub fn info(&self, lang: Lang) -> ErrorInfo {
@@ -130,31 +106,24 @@ impl InputError {
         }
     }
 
-    /// A sentence that names the limit that was hit, or says what is wrong and where.
+    /// A sentence that names the limit that was hit, or says what is wrong and where; each arm
+    /// gives the Chinese text, then the English.
     pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        match self {
-            InputError::TooLarge { bytes } if zh => format!(
-                "输入有 {bytes} 字节，超过了输入大小的上限 {MAX_INPUT_BYTES} 字节（64 KiB）。"
+        let (zh, en) = match self {
+            InputError::TooLarge { bytes } => (
+                format!("输入有 {bytes} 字节，超过了输入大小的上限 {MAX_INPUT_BYTES} 字节（64 KiB）。"),
+                format!("The input is {bytes} bytes long, over the input size limit of {MAX_INPUT_BYTES} bytes (64 KiB)."),
             ),
-            InputError::TooLarge { bytes } => format!(
-                "The input is {bytes} bytes long, over the input size limit of {MAX_INPUT_BYTES} bytes (64 KiB)."
+            InputError::TooDeep { at } => (
+                format!("第 {} 行第 {} 列：列表和对象嵌套超过了嵌套深度的上限 {MAX_DEPTH} 层。", at.line, at.column),
+                format!("Line {}, column {}: lists and objects nest deeper than the nesting limit of {MAX_DEPTH} levels.", at.line, at.column),
             ),
-            InputError::TooDeep { at } if zh => format!(
-                "第 {} 行第 {} 列：列表和对象嵌套超过了嵌套深度的上限 {MAX_DEPTH} 层。",
-                at.line, at.column
+            InputError::Parse { at, problem } => (
+                format!("第 {} 行第 {} 列：{}", at.line, at.column, problem.message(lang)),
+                format!("Line {}, column {}: {}", at.line, at.column, problem.message(lang)),
             ),
-            InputError::TooDeep { at } => format!(
-                "Line {}, column {}: lists and objects nest deeper than the nesting limit of {MAX_DEPTH} levels.",
-                at.line, at.column
-            ),
-            InputError::Parse { at, problem } if zh => {
-                format!("第 {} 行第 {} 列：{}", at.line, at.column, problem.message(lang))
-            }
-            InputError::Parse { at, problem } => {
-                format!("Line {}, column {}: {}", at.line, at.column, problem.message(lang))
-            }
-        }
+        };
+        lang.pick(&zh, &en).to_string()
     }
 
     pub fn info(&self, lang: Lang) -> ErrorInfo {
