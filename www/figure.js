@@ -27,25 +27,40 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
 export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
   const defaultScenario = scenarios.find((s) => s.isDefault).id;
-  const traces = new Map(scenarios.map((s) => [s.id, api.trace(figure.id, s.id, lang)]));
-  // The listings are read once, up front, so a later failure inside the module cannot take the code pane with it.
-  const sources = new Map([...tracedSymbols(traces.values())].map((symbol) => [symbol, api.source(symbol)]));
-  const breakable = breakableLines([...sources.values()]);
-  const resolve = referenceResolver(api, breakable.keys(), scenarioLabel);
+  // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
+  const traces = new Map();
+  const traceOf = (id) => {
+    if (!traces.has(id)) traces.set(id, api.trace(figure.id, id, lang));
+    return traces.get(id);
+  };
+  // Each listing with the lines that accept a breakpoint, read once. Those the default scenario steps through are read
+  // up front, so a later failure inside the module cannot take the code pane with it.
+  const codes = new Map();
+  const codeOf = (symbol) => {
+    if (!codes.has(symbol)) {
+      const listing = api.source(symbol);
+      codes.set(symbol, { listing, breakable: breakableLines([listing]).get(symbol) });
+    }
+    return codes.get(symbol);
+  };
+  for (const symbol of tracedSymbols([traceOf(defaultScenario)])) codeOf(symbol);
+  const resolve = referenceResolver([...codes.values()].map((code) => code.listing), scenarioLabel);
+  // Whether some scenario steps through `symbol`, tracing only as many as it takes to tell.
+  const stepsThrough = (symbol) => codes.has(symbol) || scenarios.some((s) => tracedSymbols([traceOf(s.id)]).has(symbol));
 
   // Settle the place the link asks for.
   let scenario = defaultScenario;
   if (link.scenario !== null) {
-    if (traces.has(link.scenario)) scenario = link.scenario;
+    if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
     else problems.push({ name: figure.id, value: link.scenario });
   }
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
     const [symbol, line] = key.split('.');
-    if (breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
+    if (stepsThrough(symbol) && codeOf(symbol).breakable.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
     else problems.push({ name: `${figure.id}.bp`, value: key });
   }
-  let trace = traces.get(scenario);
+  let trace = traceOf(scenario);
   let pos = IDLE;
   // The reader's own input: their last run ({text, trace}) or null, and whether the figure shows it instead of the scenario.
   let own = null;
@@ -98,7 +113,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const inputHeading = el('h3');
   const entry = api.source(figure.entry);
   const editor = createEditor({ id: figure.id, t, label: words.inputLabel, onRun: runInput, onReset: resetInput });
-  const scenarioText = () => editorText(figure.id, traces.get(scenario).input);
+  const scenarioText = () => editorText(figure.id, traceOf(scenario).input);
   editor.textarea.value = scenarioText();
   const setup = el(
     'details',
@@ -138,20 +153,16 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
   );
 
-  // Listings are built when first shown and kept: stepping into a callee and back swaps them.
-  const listings = new Map();
+  // A listing's rows are built when it is first shown and kept: stepping into a callee and back swaps them.
+  const rowsOf = new Map();
   function listingFor(symbol) {
-    if (!listings.has(symbol)) {
-      const listing = sources.get(symbol) ?? api.source(symbol);
-      const rows = listingRows(listing, {
-        idPrefix: `${figure.id}-${symbol}`,
-        breakable: breakable.get(symbol) ?? new Set(),
-        t,
-      });
+    const { listing, breakable } = codeOf(symbol);
+    if (!rowsOf.has(symbol)) {
+      const rows = listingRows(listing, { idPrefix: `${figure.id}-${symbol}`, breakable, t });
       rows[0].querySelector('button').tabIndex = 0;
-      listings.set(symbol, { listing, rows: new Map(rows.map((row) => [Number(row.dataset.line), row])) });
+      rowsOf.set(symbol, new Map(rows.map((row) => [Number(row.dataset.line), row])));
     }
-    return listings.get(symbol);
+    return { listing, rows: rowsOf.get(symbol) };
   }
 
   // --- Moving.
@@ -178,7 +189,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // Puts the figure at the start of a trace: the reader's last run, or the scenario's.
   function restartOn(ownRun) {
     showingOwn = ownRun;
-    trace = ownRun ? own.trace : traces.get(scenario);
+    trace = ownRun ? own.trace : traceOf(scenario);
     pos = IDLE;
     markEditor(false);
     update();
@@ -221,7 +232,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   function toggleBreakpoint(row) {
     const line = Number(row.dataset.line);
-    if (!breakable.get(shown)?.has(line)) return;
+    if (!codeOf(shown).breakable.has(line)) return;
     const key = breakpointKey(shown, line);
     if (breakpoints.has(key)) breakpoints.delete(key);
     else breakpoints.add(key);
@@ -381,9 +392,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   };
 }
 
-// {line:SNIPPET} names the one line, among the listings this figure steps through, that contains SNIPPET.
-function referenceResolver(api, symbols, scenarioLabel) {
-  const lines = [...symbols].flatMap((symbol) => api.source(symbol).lines);
+// {line:SNIPPET} names the one line, among the listings the figure's default scenario steps through, that contains SNIPPET.
+function referenceResolver(listings, scenarioLabel) {
+  const lines = listings.flatMap((listing) => listing.lines);
   return (kind, arg) => {
     if (kind === 'scenario') return scenarioLabel(arg);
     const found = lines.filter((line) => line.text.includes(arg));
