@@ -22,7 +22,7 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
  * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
  * after every move, breakpoint or scenario change. `kept` is what `keep()` returned before the page
  * was rebuilt in another language (the reader's text and run), or undefined.
- * Returns `{root, place(), keep(), reveal()}`.
+ * Returns `{root, place(), keep()}`.
  */
 export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
@@ -161,6 +161,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       const rows = listingRows(listing, { idPrefix: `${figure.id}-${symbol}`, breakable, t });
       rows[0].querySelector('button').tabIndex = 0;
       rowsOf.set(symbol, new Map(rows.map((row) => [Number(row.dataset.line), row])));
+      for (const [line, row] of rowsOf.get(symbol)) if (breakpoints.has(breakpointKey(symbol, line))) showBreakpoint(row, true);
     }
     return { listing, rows: rowsOf.get(symbol) };
   }
@@ -192,6 +193,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     trace = ownRun ? own.trace : traceOf(scenario);
     pos = IDLE;
     markEditor(false);
+    showTrace();
     update();
     onChange();
   }
@@ -212,6 +214,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     own = { text: editor.textarea.value, trace: traceOwn(editor.textarea.value) };
     showingOwn = true;
     trace = own.trace;
+    showTrace();
     moveTo(commands[command](trace.steps, IDLE, breakpoints));
     markEditor(true);
     // The debugger sits above the editor: bring it into view, unless the text was refused and the error is here.
@@ -236,6 +239,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     const key = breakpointKey(shown, line);
     if (breakpoints.has(key)) breakpoints.delete(key);
     else breakpoints.add(key);
+    showBreakpoint(row, breakpoints.has(key));
     update();
     onChange();
   }
@@ -277,21 +281,57 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     }
   }
 
-  // --- Showing the current position.
-  function update() {
-    const { steps } = trace;
-    const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
+  // --- Showing the current position. A move rewrites only what it changes: the marked rows, the status, and the
+  // panes whose content differs (bench/report.md times a step).
 
+  // What changes only with the trace shown: the scenario switcher and hint, the setup part's input, the timeline's length.
+  function showTrace() {
     if (own && !ownOption.isConnected) select.append(ownOption);
     if (!own) ownOption.remove();
     select.value = showingOwn ? 'input' : scenario;
     hint.textContent = showingOwn ? t.input.hint : scenarios.find((s) => s.id === scenario).hint;
     inputHeading.textContent = showingOwn ? t.setup.ownInput : t.setup.input;
     input.textContent = jsonText(trace.input);
+    slider.max = String(trace.steps.length + 1);
+  }
+
+  function showBreakpoint(row, on) {
+    row.querySelector('button').setAttribute('aria-pressed', String(on));
+  }
+
+  let marked = new Map(); // row -> "next" or "ran": the rows that carry a marker now
+  function markRow(row, kind) {
+    row.classList.toggle('next', kind === 'next');
+    row.classList.toggle('ran', kind === 'ran');
+    if (kind === 'next') row.setAttribute('aria-current', 'step');
+    else row.removeAttribute('aria-current');
+    row.querySelector('.mark').replaceChildren(...(kind ? [el('span', { 'aria-hidden': 'true', text: MARKS[kind] }), hidden(t.legend[kind])] : []));
+  }
+
+  // Redraws a part only when the data it is drawn from has changed.
+  const drawn = new Map(); // node -> that data as JSON
+  function draw(node, data, render) {
+    const key = JSON.stringify(data);
+    if (drawn.get(node) === key) return;
+    drawn.set(node, key);
+    node.replaceChildren(...render(data));
+  }
+
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  function setAttribute(node, name, value) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+
+  function update() {
+    const { steps } = trace;
+    const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
 
     const s = status(trace, pos);
-    statusLine.dataset.status = s.kind;
-    statusLine.textContent = statusText(s, t);
+    setAttribute(statusLine, 'data-status', s.kind);
+    setText(statusLine, statusText(s, t));
 
     const symbol = shownSymbol(steps, pos, figure.symbol);
     const { listing, rows } = listingFor(symbol);
@@ -304,26 +344,20 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       if (hadFocus) focusRow(codeBody.querySelector('[data-line]'));
     }
     const { next, ran } = markers(steps, pos);
-    for (const [line, row] of rows) {
-      row.querySelector('button').setAttribute('aria-pressed', String(breakpoints.has(breakpointKey(symbol, line))));
-      row.classList.toggle('next', line === next);
-      row.classList.toggle('ran', line === ran && line !== next);
-      if (line === next) row.setAttribute('aria-current', 'step');
-      else row.removeAttribute('aria-current');
-      const kind = line === next ? 'next' : line === ran ? 'ran' : null;
-      row.querySelector('.mark').replaceChildren(
-        ...(kind ? [el('span', { 'aria-hidden': 'true', text: MARKS[kind] }), hidden(t.legend[kind])] : []),
-      );
-    }
-    scrollIntoPane(rows.get(next ?? ran));
+    const marks = new Map([[rows.get(ran), 'ran'], [rows.get(next), 'next']]); // the line about to run wins
+    marks.delete(undefined);
+    for (const row of marked.keys()) if (!marks.has(row)) markRow(row, null);
+    for (const [row, kind] of marks) if (marked.get(row) !== kind) markRow(row, kind);
+    marked = marks;
+    revealSoon(rows.get(next ?? ran));
 
-    slider.max = String(steps.length + 1);
     slider.value = String(pos + 1);
     const place = positionText(pos, steps.length, t);
-    slider.setAttribute('aria-valuetext', place);
-    where.textContent = place;
-    ticks.replaceChildren(
-      ...breakpointHits(steps, breakpoints).map((i) => {
+    setAttribute(slider, 'aria-valuetext', place);
+    setText(where, place);
+    const hits = breakpointHits(steps, breakpoints);
+    draw(ticks, [hits, steps.length], () =>
+      hits.map((i) => {
         const tick = el('span', { class: 'tick' });
         tick.style.setProperty('--at', String((i + 1) / (steps.length + 1)));
         return tick;
@@ -331,20 +365,29 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     );
 
     for (const command of COMMANDS) {
-      buttons[command].setAttribute('aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
+      setAttribute(buttons[command], 'aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
     }
 
-    panes.locals.replaceChildren(...localsPane(localsView(steps, pos), step, t));
-    panes.stack.replaceChildren(...stackPane(callStack(steps, pos), t));
+    draw(panes.locals, [localsView(steps, pos), step && [step.event, step.value, step.error]], ([view]) => localsPane(view, step, t));
+    draw(panes.stack, callStack(steps, pos), (frames) => stackPane(frames, t));
     // Refused text never ran: no state to show and nothing printed.
     const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
-    panes.state.replaceChildren(...(steps.length === 0 ? notRun() : statePane(stateView(steps, pos), t)));
-    panes.output.replaceChildren(...(steps.length === 0 ? notRun() : outputPane(outputAt(trace, pos), t)));
+    draw(panes.state, steps.length > 0 && stateView(steps, pos), (view) => (view ? statePane(view, t) : notRun()));
+    draw(panes.output, steps.length > 0 && outputAt(trace, pos), (lines) => (lines ? outputPane(lines, t) : notRun()));
   }
 
-  // Keeps the marked line visible inside the code pane without scrolling the page.
-  function scrollIntoPane(row) {
-    if (!row) return;
+  // Keeps the marked line visible inside the code pane without scrolling the page. In the next frame: reading
+  // where a row is right after a step's DOM writes would force a layout in the middle of the click.
+  let toReveal = null; // the row to bring into view in the next frame, if any
+  function revealSoon(row) {
+    if (row && !toReveal) requestAnimationFrame(revealNow);
+    toReveal = row;
+  }
+
+  function revealNow() {
+    const row = toReveal;
+    toReveal = null;
+    if (!row?.isConnected) return; // a callee's listing swapped out since, or the page rebuilt in another language
     const top = row.offsetTop - codeBody.offsetTop;
     if (top < codeBody.scrollTop || top + row.offsetHeight > codeBody.scrollTop + codeBody.clientHeight) {
       codeBody.scrollTop = top - codeBody.clientHeight / 3;
@@ -367,11 +410,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   }
 
   markEditor(false);
+  showTrace();
   update();
   return {
     root,
-    // Scrolling needs layout, so the page calls this once the figure is in the document.
-    reveal: () => scrollIntoPane(codeBody.querySelector('[aria-current="step"], .ran')),
     // The URL does not hold the reader's text, so while the figure shows it the link keeps the scenario and no step.
     place: () => ({
       id: figure.id,

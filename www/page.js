@@ -71,7 +71,6 @@ export function build(api, t, kept = {}, restart) {
     ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
     : [];
   document.getElementById('app').replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
-  for (const controller of controllers) controller.reveal();
 }
 
 function keyList(t) {
