@@ -19,12 +19,12 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
 /**
  * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
  * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
- * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
- * after every move, breakpoint or scenario change. `kept` is what `keep()` returned before the page
+ * in it does not fit this figure is ignored and reported through `problems`. `onMove` is called after
+ * every move, `onChange` after a breakpoint, scenario or reader's-input change. `kept` is what `keep()` returned before the page
  * was rebuilt in another language (the reader's text and run), or undefined.
  * Returns `{root, place(), keep()}`.
  */
-export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onMove, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
   const defaultScenario = scenarios.find((s) => s.isDefault).id;
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
@@ -167,10 +167,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   }
 
   // --- Moving.
-  function moveTo(newPos) {
+  function moveTo(newPos, notify = onMove) {
     pos = Math.max(IDLE, Math.min(newPos, trace.steps.length));
     update();
-    onChange();
+    notify();
   }
 
   function perform(command) {
@@ -215,7 +215,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     showingOwn = true;
     trace = own.trace;
     showTrace();
-    moveTo(commands[command](trace.steps, IDLE, breakpoints));
+    moveTo(commands[command](trace.steps, IDLE, breakpoints), onChange);
     markEditor(true);
     // The debugger sits above the editor: bring it into view, unless the text was refused and the error is here.
     if (!refused(trace)) statusLine.scrollIntoView({ block: 'nearest' });

@@ -1,7 +1,10 @@
 // The lesson page: the prose and the three debuggers in one language, with every figure's place kept in the URL.
 import { createFigure, KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
-import { el, richText } from './render.js';
+import { afterNextFrame, el, richText } from './render.js';
+
+/** Moves are written to the URL at most this often (see saveLinkSoon). */
+const LINK_GAP_MS = 300;
 
 /**
  * Builds the whole page from the URL into #app; a language switch writes the URL and calls
@@ -27,9 +30,26 @@ export function build(api, t, kept = {}, restart) {
   };
 
   const controllers = [];
+  let lastSaved = -Infinity;
+  let leaving = false; // set by the language switch: from then on this page's pending writes are stale
+  // Writes every figure's place to the URL, if it changed.
   const saveLink = (toLang = lang) => {
     const query = writeLink(toLang, controllers.map((c) => c.place()));
+    if (query === location.search) return;
     history.replaceState(null, '', `${location.pathname}${query}`);
+    lastSaved = performance.now();
+  };
+  // Moves come many a second (a held F10, a dragged timeline). Their place is written after the frame that shows
+  // them, and at most every LINK_GAP_MS: replaceState can take milliseconds, and browsers refuse it when called
+  // too often (Safari allows 100 calls in 30 s).
+  let linkDue = false;
+  const saveLinkSoon = () => {
+    if (linkDue) return;
+    linkDue = true;
+    afterNextFrame(() => {
+      linkDue = false;
+      if (!leaving) saveLink();
+    }, lastSaved + LINK_GAP_MS - performance.now());
   };
 
   const problems = [...link.problems];
@@ -44,6 +64,7 @@ export function build(api, t, kept = {}, restart) {
         kept: kept[figure.id],
         scenarioLabel,
         problems,
+        onMove: saveLinkSoon,
         onChange: () => saveLink(),
       });
       controllers.push(controller);
@@ -62,6 +83,7 @@ export function build(api, t, kept = {}, restart) {
     text: t.switchLabel,
     onclick: async () => {
       const keep = Object.fromEntries(controllers.map((c) => [c.place().id, c.keep()]));
+      leaving = true;
       saveLink(other);
       await restart(keep);
       document.querySelector('[data-control="lang"]')?.focus();

@@ -18,6 +18,9 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Calls `fn` once the next frame has been drawn (and `wait` ms more): for work that the reader need not wait for. */
+export const afterNextFrame = (fn, wait = 0) => requestAnimationFrame(() => setTimeout(fn, wait));
+
 /** Text a reader cannot see but a screen reader says: how a mark that is only a shape or colour reads aloud. */
 export const hidden = (text) => el('span', { class: 'visually-hidden', text });
 
