@@ -1,10 +1,13 @@
 // One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part with the reader's own input).
 import { createEditor, editorText } from './editor.js';
-import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
+import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
   localsView, markers, outputAt, shownSymbol, stateView, status, tracedSymbols,
 } from './replay.js';
+
+// The highlighter (code.js) loads beside the page instead of holding it up; see colourListings.
+const highlighter = import('./code.js');
 
 const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
 
@@ -115,6 +118,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const editor = createEditor({ id: figure.id, t, label: words.inputLabel, onRun: runInput, onReset: resetInput });
   const scenarioText = () => editorText(figure.id, traceOf(scenario).input);
   editor.textarea.value = scenarioText();
+  const entryListing = el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) });
   const setup = el(
     'details',
     { class: 'setup' },
@@ -123,8 +127,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     inputHeading,
     input,
     el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
-    el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
-      listingRows(entry, { t })),
+    entryListing,
   );
 
   const root = el(
@@ -155,10 +158,12 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   // A listing's rows are built when it is first shown and kept: stepping into a callee and back swaps them.
   const rowsOf = new Map();
+  let highlightLines = null; // the highlighter, once colourListings has run
   function listingFor(symbol) {
     const { listing, breakable } = codeOf(symbol);
     if (!rowsOf.has(symbol)) {
       const rows = listingRows(listing, { idPrefix: `${figure.id}-${symbol}`, breakable, t });
+      if (highlightLines) colourRows(rows, highlightLines);
       rows[0].querySelector('button').tabIndex = 0;
       rowsOf.set(symbol, new Map(rows.map((row) => [Number(row.dataset.line), row])));
       for (const [line, row] of rowsOf.get(symbol)) if (breakpoints.has(breakpointKey(symbol, line))) showBreakpoint(row, true);
@@ -409,9 +414,20 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     setup.open = kept.open;
   }
 
+  // The page is first shown with plain code. After that frame the listings not shown yet (callees, the call entry) are
+  // built, and all are highlighted, so a listing is coloured by the time a reader steps into it or opens it.
+  async function colourListings() {
+    for (const symbol of codes.keys()) listingFor(symbol);
+    entryListing.append(...listingRows(entry, { t }));
+    ({ highlightLines } = await highlighter);
+    for (const rows of rowsOf.values()) colourRows([...rows.values()], highlightLines);
+    colourRows([...entryListing.children], highlightLines);
+  }
+
   markEditor(false);
   showTrace();
   update();
+  afterNextFrame(colourListings);
   return {
     root,
     // The URL does not hold the reader's text, so while the figure shows it the link keeps the scenario and no step.
