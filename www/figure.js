@@ -1,10 +1,13 @@
 // One figure: a step debugger over a lesson function's recorded traces (code pane, controls, timeline, panes, setup part with the reader's own input).
 import { createEditor, editorText } from './editor.js';
-import { el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
+import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
   localsView, markers, outputAt, shownSymbol, stateView, status, tracedSymbols,
 } from './replay.js';
+
+// The highlighter (code.js) loads beside the page instead of holding it up; see colourListings.
+const highlighter = import('./code.js');
 
 const COMMANDS = ['run', 'debug', 'continue', 'step-over', 'step-into', 'step-out', 'step-back', 'restart'];
 
@@ -19,33 +22,48 @@ const keyName = (event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
 /**
  * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
  * references `scenarioLabel` resolves. `link` is its place as read from the URL ({scenario, breakpoints, step}); whatever
- * in it does not fit this figure is ignored and reported through `problems`. `onChange` is called
- * after every move, breakpoint or scenario change. `kept` is what `keep()` returned before the page
+ * in it does not fit this figure is ignored and reported through `problems`. `onMove` is called after
+ * every move, `onChange` after a breakpoint, scenario or reader's-input change. `kept` is what `keep()` returned before the page
  * was rebuilt in another language (the reader's text and run), or undefined.
- * Returns `{root, place(), keep(), reveal()}`.
+ * Returns `{root, place(), keep()}`.
  */
-export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onMove, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
   const defaultScenario = scenarios.find((s) => s.isDefault).id;
-  const traces = new Map(scenarios.map((s) => [s.id, api.trace(figure.id, s.id, lang)]));
-  // The listings are read once, up front, so a later failure inside the module cannot take the code pane with it.
-  const sources = new Map([...tracedSymbols(traces.values())].map((symbol) => [symbol, api.source(symbol)]));
-  const breakable = breakableLines([...sources.values()]);
-  const resolve = referenceResolver(api, breakable.keys(), scenarioLabel);
+  // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
+  const traces = new Map();
+  const traceOf = (id) => {
+    if (!traces.has(id)) traces.set(id, api.trace(figure.id, id, lang));
+    return traces.get(id);
+  };
+  // Each listing with the lines that accept a breakpoint, read once. Those the default scenario steps through are read
+  // up front, so a later failure inside the module cannot take the code pane with it.
+  const codes = new Map();
+  const codeOf = (symbol) => {
+    if (!codes.has(symbol)) {
+      const listing = api.source(symbol);
+      codes.set(symbol, { listing, breakable: breakableLines([listing]).get(symbol) });
+    }
+    return codes.get(symbol);
+  };
+  for (const symbol of tracedSymbols([traceOf(defaultScenario)])) codeOf(symbol);
+  const resolve = referenceResolver([...codes.values()].map((code) => code.listing), scenarioLabel);
+  // Whether some scenario steps through `symbol`, tracing only as many as it takes to tell.
+  const stepsThrough = (symbol) => codes.has(symbol) || scenarios.some((s) => tracedSymbols([traceOf(s.id)]).has(symbol));
 
   // Settle the place the link asks for.
   let scenario = defaultScenario;
   if (link.scenario !== null) {
-    if (traces.has(link.scenario)) scenario = link.scenario;
+    if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
     else problems.push({ name: figure.id, value: link.scenario });
   }
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
     const [symbol, line] = key.split('.');
-    if (breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
+    if (stepsThrough(symbol) && codeOf(symbol).breakable.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
     else problems.push({ name: `${figure.id}.bp`, value: key });
   }
-  let trace = traces.get(scenario);
+  let trace = traceOf(scenario);
   let pos = IDLE;
   // The reader's own input: their last run ({text, trace}) or null, and whether the figure shows it instead of the scenario.
   let own = null;
@@ -98,8 +116,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const inputHeading = el('h3');
   const entry = api.source(figure.entry);
   const editor = createEditor({ id: figure.id, t, label: words.inputLabel, onRun: runInput, onReset: resetInput });
-  const scenarioText = () => editorText(figure.id, traces.get(scenario).input);
+  const scenarioText = () => editorText(figure.id, traceOf(scenario).input);
   editor.textarea.value = scenarioText();
+  const entryListing = el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) });
   const setup = el(
     'details',
     { class: 'setup' },
@@ -108,8 +127,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     inputHeading,
     input,
     el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
-    el('div', { class: 'listing plain', role: 'region', tabindex: '0', 'aria-label': t.setup.entry(entry.symbol, entry.file) },
-      listingRows(entry, { t })),
+    entryListing,
   );
 
   const root = el(
@@ -138,27 +156,26 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
   );
 
-  // Listings are built when first shown and kept: stepping into a callee and back swaps them.
-  const listings = new Map();
+  // A listing's rows are built when it is first shown and kept: stepping into a callee and back swaps them.
+  const rowsOf = new Map();
+  let highlightLines = null; // the highlighter, once colourListings has run
   function listingFor(symbol) {
-    if (!listings.has(symbol)) {
-      const listing = sources.get(symbol) ?? api.source(symbol);
-      const rows = listingRows(listing, {
-        idPrefix: `${figure.id}-${symbol}`,
-        breakable: breakable.get(symbol) ?? new Set(),
-        t,
-      });
+    const { listing, breakable } = codeOf(symbol);
+    if (!rowsOf.has(symbol)) {
+      const rows = listingRows(listing, { idPrefix: `${figure.id}-${symbol}`, breakable, t });
+      if (highlightLines) colourRows(rows, highlightLines);
       rows[0].querySelector('button').tabIndex = 0;
-      listings.set(symbol, { listing, rows: new Map(rows.map((row) => [Number(row.dataset.line), row])) });
+      rowsOf.set(symbol, new Map(rows.map((row) => [Number(row.dataset.line), row])));
+      for (const [line, row] of rowsOf.get(symbol)) if (breakpoints.has(breakpointKey(symbol, line))) showBreakpoint(row, true);
     }
-    return listings.get(symbol);
+    return { listing, rows: rowsOf.get(symbol) };
   }
 
   // --- Moving.
-  function moveTo(newPos) {
+  function moveTo(newPos, notify = onMove) {
     pos = Math.max(IDLE, Math.min(newPos, trace.steps.length));
     update();
-    onChange();
+    notify();
   }
 
   function perform(command) {
@@ -178,9 +195,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // Puts the figure at the start of a trace: the reader's last run, or the scenario's.
   function restartOn(ownRun) {
     showingOwn = ownRun;
-    trace = ownRun ? own.trace : traces.get(scenario);
+    trace = ownRun ? own.trace : traceOf(scenario);
     pos = IDLE;
     markEditor(false);
+    showTrace();
     update();
     onChange();
   }
@@ -201,7 +219,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     own = { text: editor.textarea.value, trace: traceOwn(editor.textarea.value) };
     showingOwn = true;
     trace = own.trace;
-    moveTo(commands[command](trace.steps, IDLE, breakpoints));
+    showTrace();
+    moveTo(commands[command](trace.steps, IDLE, breakpoints), onChange);
     markEditor(true);
     // The debugger sits above the editor: bring it into view, unless the text was refused and the error is here.
     if (!refused(trace)) statusLine.scrollIntoView({ block: 'nearest' });
@@ -221,10 +240,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   function toggleBreakpoint(row) {
     const line = Number(row.dataset.line);
-    if (!breakable.get(shown)?.has(line)) return;
+    if (!codeOf(shown).breakable.has(line)) return;
     const key = breakpointKey(shown, line);
     if (breakpoints.has(key)) breakpoints.delete(key);
     else breakpoints.add(key);
+    showBreakpoint(row, breakpoints.has(key));
     update();
     onChange();
   }
@@ -266,21 +286,57 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     }
   }
 
-  // --- Showing the current position.
-  function update() {
-    const { steps } = trace;
-    const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
+  // --- Showing the current position. A move rewrites only what it changes: the marked rows, the status, and the
+  // panes whose content differs (bench/report.md times a step).
 
+  // What changes only with the trace shown: the scenario switcher and hint, the setup part's input, the timeline's length.
+  function showTrace() {
     if (own && !ownOption.isConnected) select.append(ownOption);
     if (!own) ownOption.remove();
     select.value = showingOwn ? 'input' : scenario;
     hint.textContent = showingOwn ? t.input.hint : scenarios.find((s) => s.id === scenario).hint;
     inputHeading.textContent = showingOwn ? t.setup.ownInput : t.setup.input;
     input.textContent = jsonText(trace.input);
+    slider.max = String(trace.steps.length + 1);
+  }
+
+  function showBreakpoint(row, on) {
+    row.querySelector('button').setAttribute('aria-pressed', String(on));
+  }
+
+  let marked = new Map(); // row -> "next" or "ran": the rows that carry a marker now
+  function markRow(row, kind) {
+    row.classList.toggle('next', kind === 'next');
+    row.classList.toggle('ran', kind === 'ran');
+    if (kind === 'next') row.setAttribute('aria-current', 'step');
+    else row.removeAttribute('aria-current');
+    row.querySelector('.mark').replaceChildren(...(kind ? [el('span', { 'aria-hidden': 'true', text: MARKS[kind] }), hidden(t.legend[kind])] : []));
+  }
+
+  // Redraws a part only when the data it is drawn from has changed.
+  const drawn = new Map(); // node -> that data as JSON
+  function draw(node, data, render) {
+    const key = JSON.stringify(data);
+    if (drawn.get(node) === key) return;
+    drawn.set(node, key);
+    node.replaceChildren(...render(data));
+  }
+
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  function setAttribute(node, name, value) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+
+  function update() {
+    const { steps } = trace;
+    const step = pos >= 0 && pos < steps.length ? steps[pos] : null;
 
     const s = status(trace, pos);
-    statusLine.dataset.status = s.kind;
-    statusLine.textContent = statusText(s, t);
+    setAttribute(statusLine, 'data-status', s.kind);
+    setText(statusLine, statusText(s, t));
 
     const symbol = shownSymbol(steps, pos, figure.symbol);
     const { listing, rows } = listingFor(symbol);
@@ -293,26 +349,20 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       if (hadFocus) focusRow(codeBody.querySelector('[data-line]'));
     }
     const { next, ran } = markers(steps, pos);
-    for (const [line, row] of rows) {
-      row.querySelector('button').setAttribute('aria-pressed', String(breakpoints.has(breakpointKey(symbol, line))));
-      row.classList.toggle('next', line === next);
-      row.classList.toggle('ran', line === ran && line !== next);
-      if (line === next) row.setAttribute('aria-current', 'step');
-      else row.removeAttribute('aria-current');
-      const kind = line === next ? 'next' : line === ran ? 'ran' : null;
-      row.querySelector('.mark').replaceChildren(
-        ...(kind ? [el('span', { 'aria-hidden': 'true', text: MARKS[kind] }), hidden(t.legend[kind])] : []),
-      );
-    }
-    scrollIntoPane(rows.get(next ?? ran));
+    const marks = new Map([[rows.get(ran), 'ran'], [rows.get(next), 'next']]); // the line about to run wins
+    marks.delete(undefined);
+    for (const row of marked.keys()) if (!marks.has(row)) markRow(row, null);
+    for (const [row, kind] of marks) if (marked.get(row) !== kind) markRow(row, kind);
+    marked = marks;
+    revealSoon(rows.get(next ?? ran));
 
-    slider.max = String(steps.length + 1);
     slider.value = String(pos + 1);
     const place = positionText(pos, steps.length, t);
-    slider.setAttribute('aria-valuetext', place);
-    where.textContent = place;
-    ticks.replaceChildren(
-      ...breakpointHits(steps, breakpoints).map((i) => {
+    setAttribute(slider, 'aria-valuetext', place);
+    setText(where, place);
+    const hits = breakpointHits(steps, breakpoints);
+    draw(ticks, [hits, steps.length], () =>
+      hits.map((i) => {
         const tick = el('span', { class: 'tick' });
         tick.style.setProperty('--at', String((i + 1) / (steps.length + 1)));
         return tick;
@@ -320,20 +370,29 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     );
 
     for (const command of COMMANDS) {
-      buttons[command].setAttribute('aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
+      setAttribute(buttons[command], 'aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
     }
 
-    panes.locals.replaceChildren(...localsPane(localsView(steps, pos), step, t));
-    panes.stack.replaceChildren(...stackPane(callStack(steps, pos), t));
+    draw(panes.locals, [localsView(steps, pos), step && [step.event, step.value, step.error]], ([view]) => localsPane(view, step, t));
+    draw(panes.stack, callStack(steps, pos), (frames) => stackPane(frames, t));
     // Refused text never ran: no state to show and nothing printed.
     const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
-    panes.state.replaceChildren(...(steps.length === 0 ? notRun() : statePane(stateView(steps, pos), t)));
-    panes.output.replaceChildren(...(steps.length === 0 ? notRun() : outputPane(outputAt(trace, pos), t)));
+    draw(panes.state, steps.length > 0 && stateView(steps, pos), (view) => (view ? statePane(view, t) : notRun()));
+    draw(panes.output, steps.length > 0 && outputAt(trace, pos), (lines) => (lines ? outputPane(lines, t) : notRun()));
   }
 
-  // Keeps the marked line visible inside the code pane without scrolling the page.
-  function scrollIntoPane(row) {
-    if (!row) return;
+  // Keeps the marked line visible inside the code pane without scrolling the page. In the next frame: reading
+  // where a row is right after a step's DOM writes would force a layout in the middle of the click.
+  let toReveal = null; // the row to bring into view in the next frame, if any
+  function revealSoon(row) {
+    if (row && !toReveal) requestAnimationFrame(revealNow);
+    toReveal = row;
+  }
+
+  function revealNow() {
+    const row = toReveal;
+    toReveal = null;
+    if (!row?.isConnected) return; // a callee's listing swapped out since, or the page rebuilt in another language
     const top = row.offsetTop - codeBody.offsetTop;
     if (top < codeBody.scrollTop || top + row.offsetHeight > codeBody.scrollTop + codeBody.clientHeight) {
       codeBody.scrollTop = top - codeBody.clientHeight / 3;
@@ -355,12 +414,22 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     setup.open = kept.open;
   }
 
+  // The page is first shown with plain code. After that frame the listings not shown yet (callees, the call entry) are
+  // built, and all are highlighted, so a listing is coloured by the time a reader steps into it or opens it.
+  async function colourListings() {
+    for (const symbol of codes.keys()) listingFor(symbol);
+    entryListing.append(...listingRows(entry, { t }));
+    ({ highlightLines } = await highlighter);
+    for (const rows of rowsOf.values()) colourRows([...rows.values()], highlightLines);
+    colourRows([...entryListing.children], highlightLines);
+  }
+
   markEditor(false);
+  showTrace();
   update();
+  afterNextFrame(colourListings);
   return {
     root,
-    // Scrolling needs layout, so the page calls this once the figure is in the document.
-    reveal: () => scrollIntoPane(codeBody.querySelector('[aria-current="step"], .ran')),
     // The URL does not hold the reader's text, so while the figure shows it the link keeps the scenario and no step.
     place: () => ({
       id: figure.id,
@@ -381,9 +450,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   };
 }
 
-// {line:SNIPPET} names the one line, among the listings this figure steps through, that contains SNIPPET.
-function referenceResolver(api, symbols, scenarioLabel) {
-  const lines = [...symbols].flatMap((symbol) => api.source(symbol).lines);
+// {line:SNIPPET} names the one line, among the listings the figure's default scenario steps through, that contains SNIPPET.
+function referenceResolver(listings, scenarioLabel) {
+  const lines = listings.flatMap((listing) => listing.lines);
   return (kind, arg) => {
     if (kind === 'scenario') return scenarioLabel(arg);
     const found = lines.filter((line) => line.text.includes(arg));

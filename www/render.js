@@ -1,5 +1,4 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
-import { highlightLines } from './code.js';
 
 /**
  * Creates an element. `attrs`: "class", "text" (textContent), "on<event>" handlers, anything else is
@@ -17,6 +16,9 @@ export function el(tag, attrs = {}, ...children) {
   node.append(...children.flat().filter((child) => child !== null && child !== undefined));
   return node;
 }
+
+/** Calls `fn` once the next frame has been drawn (and `wait` ms more): for work that the reader need not wait for. */
+export const afterNextFrame = (fn, wait = 0) => requestAnimationFrame(() => setTimeout(fn, wait));
 
 /** Text a reader cannot see but a screen reader says: how a mark that is only a shape or colour reads aloud. */
 export const hidden = (text) => el('span', { class: 'visually-hidden', text });
@@ -55,14 +57,13 @@ function changeMark(change, t) {
 }
 
 /**
- * Rows of a highlighted listing. With `breakable` (a Set of lines) each row gets a breakpoint
- * button, as in the code pane; without it, a plain read-only listing.
+ * Rows of a listing, its code as plain text (colourRows highlights it). With `breakable` (a Set of lines)
+ * each row gets a breakpoint button, as in the code pane; without it, a plain read-only listing.
  */
 export function listingRows(listing, { idPrefix, breakable, t }) {
-  const code = highlightLines(listing.lines.map((line) => line.text));
-  return listing.lines.map(({ no }, i) => {
+  return listing.lines.map(({ no, text }) => {
     if (!breakable) {
-      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', {}, code[i]));
+      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', { text }));
     }
     const takes = breakable.has(no);
     const codeId = `${idPrefix}-L${no}`;
@@ -81,9 +82,16 @@ export function listingRows(listing, { idPrefix, breakable, t }) {
         text: no,
       }),
       el('span', { class: 'mark' }),
-      el('code', { id: codeId }, code[i]),
+      el('code', { id: codeId, text }),
     );
   });
+}
+
+/** Highlights rows made by listingRows with `highlightLines` (code.js): each line's text becomes its tokens. */
+export function colourRows(rows, highlightLines) {
+  const codes = rows.map((row) => row.querySelector('code'));
+  const tokens = highlightLines(codes.map((code) => code.textContent));
+  codes.forEach((code, i) => code.replaceChildren(...tokens[i]));
 }
 
 /** The locals pane: name, type and value of each binding; plus the returned value or error at a return step. */

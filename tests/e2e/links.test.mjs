@@ -43,6 +43,8 @@ test('a link opens each figure at its scenario, breakpoints and step, and a relo
   const before = await snapshot(page);
   assert.equal(before.validate.status, 'paused');
   assert.equal(before.prepare.status, 'done');
+  // A move reaches the URL just after the frame that shows it (page.js): wait for the last one.
+  await page.waitForURL(/prepare\.step=end/);
   const link = page.url();
   assert.match(link, /validate=active/);
   assert.match(link, /prepare\.step=end/);
@@ -59,6 +61,58 @@ test('a link opens each figure at its scenario, breakpoints and step, and a relo
   await page.waitForSelector('[data-figure="prepare"] [data-status]');
   assert.deepEqual(await snapshot(page), before);
   assert.deepEqual([...page.errors, ...errors], []);
+});
+
+test('a link to a step inside a callee, in a scenario not shown by default, opens exactly there', async () => {
+  const page = await openLesson(env, '?lang=en');
+  const write = figure(page, 'write');
+  await write.locator('select[data-control="scenario"]').selectOption('claim');
+  await act(page, 'write', 'step-into');
+  await act(page, 'write', 'step-into');
+  assert.equal((await where(page, 'write')).symbol, 'validate_todos');
+  await write.locator(`.code-pane [data-line="${await lineOf(page, 'write', 'new_list.push(')}"] button`).click();
+  await act(page, 'write', 'debug');
+  await act(page, 'write', 'continue');
+  await act(page, 'write', 'step-into');
+  const panes = (p) => Promise.all(['locals', 'stack', 'state', 'output'].map((pane) => figure(p, 'write').locator(`[data-pane="${pane}"]`).innerText()));
+  const before = { ...(await snapshot(page)), panes: await panes(page) };
+  assert.equal(before.write.status, 'paused');
+  assert.equal(before.write.symbol, 'validate_todos');
+  await page.waitForURL(new RegExp(`write\\.step=${before.write.step}(&|$)`));
+
+  const shared = await openLesson(env, new URL(page.url()).search);
+  assert.deepEqual({ ...(await snapshot(shared)), panes: await panes(shared) }, before);
+  assert.equal(await shared.locator('.notice').count(), 0, 'every part of the link was understood');
+  assert.deepEqual([...page.errors, ...shared.errors], []);
+});
+
+test('after a burst of steps the URL holds the last one, written a few times rather than once a step', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.replaceStates = 0;
+    const replaceState = history.replaceState.bind(history);
+    history.replaceState = (...args) => {
+      window.replaceStates++;
+      return replaceState(...args);
+    };
+  });
+  await page.goto(`${env.origin}/?lang=en`);
+  await page.locator('[data-figure="write"] [data-status="idle"]').waitFor();
+  const clicks = 40;
+  // One click per task, as a held key or a quick reader would give them.
+  await page.evaluate(async (n) => {
+    const button = document.querySelector('[data-figure="write"] [data-action="step-into"]');
+    for (let i = 0; i < n; i++) {
+      button.click();
+      await new Promise((done) => setTimeout(done));
+    }
+  }, clicks);
+  assert.equal((await where(page, 'write')).step, clicks);
+  await page.waitForURL(new RegExp(`write\\.step=${clicks}(&|$)`));
+  const writes = await page.evaluate(() => window.replaceStates);
+  assert.ok(writes < clicks / 4, `${writes} URL writes for ${clicks} steps`);
+  await context.close();
 });
 
 test('a link with values that do not fit says so and opens the page anyway', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, lineOf, openLesson, startBrowser } from './helpers.mjs';
+import { act, axeProblems, figure, lineOf, loadModule, openLesson, startBrowser } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -66,6 +66,28 @@ describe('layout', () => {
     // The shape is shown, the words are for screen readers.
     assert.equal(marks.next, '▶line about to run');
     assert.equal(marks.ran, '▷line this function just ran');
+  });
+});
+
+describe('highlighting', () => {
+  test('the listings are highlighted once shown, callees and call entries too, their text unchanged', async () => {
+    const page = await openLesson(env, '?lang=en');
+    // Highlighting follows the first frame (figure.js): wait for the keywords of the last figure's call entry.
+    await figure(page, 'prepare').locator('details.setup .listing .tok-kwd').first().waitFor({ state: 'attached' });
+    const api = await loadModule();
+    for (const { id, symbol, entry } of api.figures()) {
+      const lines = (listing) => listing.lines.map((line) => line.text);
+      const shown = (selector) => figure(page, id).locator(`${selector} code`).evaluateAll((codes) => codes.map((code) => code.textContent));
+      assert.deepEqual(await shown('.code-pane .row'), lines(api.source(symbol)), `${id}: the code pane`);
+      assert.deepEqual(await shown('details.setup .row'), lines(api.source(entry)), `${id}: the call entry`);
+      assert.ok(await figure(page, id).locator('.code-pane .row .tok-kwd').count() > 0, `${id}: keywords marked`);
+    }
+    // A callee's listing is highlighted before the reader steps into it.
+    await act(page, 'write', 'step-into');
+    await act(page, 'write', 'step-into');
+    assert.equal(await figure(page, 'write').locator('.code-header .symbol').textContent(), 'validate_todos');
+    assert.ok(await figure(page, 'write').locator('.code-pane .row .tok-kwd').count() > 0, 'the callee is highlighted');
+    assert.deepEqual(page.errors, []);
   });
 });
 

@@ -1,0 +1,104 @@
+// The lesson page: the prose and the three debuggers in one language, with every figure's place kept in the URL.
+import { createFigure, KEYS } from './figure.js';
+import { LANGS, readLink, writeLink } from './link.js';
+import { afterNextFrame, el, richText } from './render.js';
+
+/** Moves are written to the URL at most this often (see saveLinkSoon). */
+const LINK_GAP_MS = 300;
+
+/**
+ * Builds the whole page from the URL into #app; a language switch writes the URL and calls
+ * `restart(kept)`, which builds the page again, passing in `kept` (per figure id) what the URL does not
+ * hold: the reader's own input.
+ */
+export function build(api, t, kept = {}, restart) {
+  const figures = api.figures();
+  const link = readLink(location.search, figures.map((f) => f.id));
+  const { lang } = link;
+  document.documentElement.lang = lang;
+  document.title = t.title;
+  const labels = new Map(figures.map((f) => [f.id, new Map(api.scenarios(f.id, lang).map((s) => [s.id, s.label]))]));
+  const scenarioLabel = (ref) => {
+    const [figureId, id] = ref.split('/');
+    const label = labels.get(figureId)?.get(id);
+    if (!label) throw new Error(`the lesson text names an unknown scenario "${ref}"`);
+    return t.quote(label);
+  };
+  const resolveProse = (kind, arg) => {
+    if (kind !== 'scenario') throw new Error(`a line reference "${arg}" outside a figure`);
+    return scenarioLabel(arg);
+  };
+
+  const controllers = [];
+  let lastSaved = -Infinity;
+  let leaving = false; // set by the language switch: from then on this page's pending writes are stale
+  // Writes every figure's place to the URL, if it changed.
+  const saveLink = (toLang = lang) => {
+    const query = writeLink(toLang, controllers.map((c) => c.place()));
+    if (query === location.search) return;
+    history.replaceState(null, '', `${location.pathname}${query}`);
+    lastSaved = performance.now();
+  };
+  // Moves come many a second (a held F10, a dragged timeline). Their place is written after the frame that shows
+  // them, and at most every LINK_GAP_MS: replaceState can take milliseconds, and browsers refuse it when called
+  // too often (Safari allows 100 calls in 30 s).
+  let linkDue = false;
+  const saveLinkSoon = () => {
+    if (linkDue) return;
+    linkDue = true;
+    afterNextFrame(() => {
+      linkDue = false;
+      if (!leaving) saveLink();
+    }, lastSaved + LINK_GAP_MS - performance.now());
+  };
+
+  const problems = [...link.problems];
+  const blocks = t.prose.map(([kind, content]) => {
+    if (kind === 'figure') {
+      const figure = figures.find((f) => f.id === content);
+      const controller = createFigure({
+        api, figure, lang, t,
+        number: controllers.length + 1,
+        words: t.figures[figure.id],
+        link: link.figures[figure.id],
+        kept: kept[figure.id],
+        scenarioLabel,
+        problems,
+        onMove: saveLinkSoon,
+        onChange: () => saveLink(),
+      });
+      controllers.push(controller);
+      return controller.root;
+    }
+    if (kind === 'keys') return keyList(t);
+    if (kind === 'ol') return el('ol', {}, content.map((item) => el('li', {}, richText(item, resolveProse))));
+    return el(kind, {}, richText(content, resolveProse));
+  });
+
+  const other = LANGS.find((l) => l !== lang);
+  const switchLang = el('button', {
+    type: 'button',
+    'data-control': 'lang',
+    lang: other,
+    text: t.switchLabel,
+    onclick: async () => {
+      const keep = Object.fromEntries(controllers.map((c) => [c.place().id, c.keep()]));
+      leaving = true;
+      saveLink(other);
+      await restart(keep);
+      document.querySelector('[data-control="lang"]')?.focus();
+    },
+  });
+  const notice = problems.length
+    ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
+    : [];
+  document.getElementById('app').replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
+}
+
+function keyList(t) {
+  const rows = [
+    ...Object.entries(KEYS).map(([command, key]) => [key, `${t.controls[command][0]}${t.colon}${t.controls[command][1]}`]),
+    ...t.keysExtra,
+  ];
+  return el('ul', { class: 'keys' }, rows.map(([key, what]) => el('li', {}, el('kbd', { text: key }), ' ', what)));
+}
