@@ -1,7 +1,6 @@
 //! The page's figures and scenarios (LESSON.md's table), and running one of them into a trace.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::entries::{run_prepare, run_validate, run_write, Setup};
@@ -154,7 +153,7 @@ pub struct Trace {
 pub struct Outcome {
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<Box<RawValue>>,
+    pub value: Option<trace::Json>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }

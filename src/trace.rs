@@ -6,17 +6,23 @@
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Mutex;
 
 use crate::lesson::{Lang, TodoError};
+
+/// A recorded value as JSON text. Shared: a value that did not change since the step before is
+/// the same allocation, not a copy (most locals do not change from one step to the next).
+pub type Json = Rc<RawValue>;
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
 pub const MAX_STEPS: usize = 10_000;
 
 /// One pause of the debugger: where execution is and what it can see.
 ///
-/// Values are kept as JSON text (`RawValue`), written once when recorded: the trace crosses to
-/// JS as JSON text anyway, and building a `Value` tree per local per step was most of a trace's
-/// time and code.
+/// Values are kept as JSON text ([`Json`]), written once when recorded: the trace crosses to JS
+/// as JSON text anyway, and building a `Value` tree per local per step was most of a trace's time
+/// and code.
 #[derive(Serialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
@@ -28,7 +34,7 @@ pub struct Step {
     pub stack: Vec<&'static str>,
     pub locals: Vec<Local>,
     /// Host-owned data: always `items`; for prepare also `messages`.
-    pub state: Box<RawValue>,
+    pub state: Json,
     /// How many lines of the trace's output had been printed before this step.
     pub output_lines: usize,
 }
@@ -42,7 +48,7 @@ pub enum Event {
     /// Any later statement, about to run.
     Line,
     /// The function has returned `value`; `line` is the last line it ran.
-    Return { value: Box<RawValue> },
+    Return { value: Json },
     /// The function has returned an error; `line` is the last line it ran.
     Error { error: ErrorInfo },
     /// The step limit was reached; nothing after this was recorded.
@@ -66,93 +72,86 @@ pub struct ErrorInfo {
 pub struct Local {
     pub name: &'static str,
     #[serde(rename = "type")]
-    pub ty: TypeName,
+    pub ty: &'static str,
     /// `null` once the binding was moved out.
-    pub value: Box<RawValue>,
+    pub value: Json,
     pub moved: bool,
 }
 
-impl Local {
-    pub fn of<T: Serialize + ?Sized>(name: &'static str, value: &T) -> Local {
-        Local {
-            name,
-            ty: TypeName(std::any::type_name::<T>()),
-            value: raw_json(value),
-            moved: false,
-        }
+/// A Rust type as a reader wrote it, worked out once per type: a trace asks for the same dozen
+/// types hundreds of times. The labels are kept for the life of the module in a static table
+/// (a few hundred bytes), so they cost no allocation per step and are never freed while in use.
+fn type_label(full: &'static str) -> &'static str {
+    static LABELS: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
+    let mut labels = LABELS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&(_, label)) = labels.iter().find(|(name, _)| *name == full) {
+        return label;
     }
-
-    /// A binding whose value was moved away; its type is filled in from earlier steps.
-    pub fn moved(name: &'static str) -> Local {
-        Local { name, ty: TypeName(""), value: raw_json(&()), moved: true }
-    }
+    let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
+    labels.push((full, label));
+    label
 }
 
-/// A Rust type as a reader wrote it: `alloc::vec::Vec<serde_json::value::Value>` shows as
-/// `Vec<Value>`. It keeps the compiler's full name and shortens it while it is written out, so a
-/// step costs no allocation for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TypeName(pub &'static str);
-
-impl std::fmt::Display for TypeName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Each run of path characters keeps only its last segment; everything else is copied.
-        let mut rest = self.0;
-        while !rest.is_empty() {
-            let path = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'));
-            let (word, tail) = rest.split_at(path.unwrap_or(rest.len()));
-            f.write_str(word.rsplit("::").next().unwrap_or(word))?;
-            let mut chars = tail.chars();
-            if let Some(c) = chars.next() {
-                write!(f, "{c}")?;
-            }
-            rest = chars.as_str();
-        }
-        Ok(())
+/// `alloc::vec::Vec<serde_json::value::Value>` -> `Vec<Value>`: each path keeps its last segment.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut rest = full;
+    while !rest.is_empty() {
+        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'));
+        let (path, tail) = rest.split_at(end.unwrap_or(rest.len()));
+        out.push_str(path.rsplit("::").next().unwrap_or(path));
+        let mut chars = tail.chars();
+        out.extend(chars.next());
+        rest = chars.as_str();
     }
-}
-
-impl Serialize for TypeName {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
+    out
 }
 
 /// `value` as JSON text (`()` is `null`). Every lesson type serializes to JSON; a failure would
 /// be a bug, shown in the trace rather than hidden.
-pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value)
+pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
+    let raw = serde_json::value::to_raw_value(value)
         .or_else(|error| serde_json::value::to_raw_value(&format!("<{error}>")))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    Rc::from(raw)
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
 /// makes the [`Local`]s, rather than each probe building them: one call per probe instead of one
 /// per binding keeps the instrumented functions small, and nothing is copied while no one records.
 pub trait Snapshot {
-    fn local(&self, name: &'static str) -> Local;
-    fn json(&self) -> Box<RawValue>;
+    fn json(&self) -> Json;
+    /// The value's JSON text into `out`, to compare with what an earlier step recorded.
+    fn write_json(&self, out: &mut Vec<u8>);
+    /// The type as a reader wrote it.
+    fn type_label(&self) -> &'static str;
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
-    fn local(&self, name: &'static str) -> Local {
-        Local::of(name, self)
+    fn json(&self) -> Json {
+        raw_json(self)
     }
 
-    fn json(&self) -> Box<RawValue> {
-        raw_json(self)
+    fn write_json(&self, out: &mut Vec<u8>) {
+        if serde_json::to_writer(&mut *out, self).is_err() {
+            out.clear();
+        }
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<T>())
     }
 }
 
 /// The host-owned data as named fields (`items`, `messages`), serialized as one JSON object.
-pub type Host = Vec<(&'static str, Box<RawValue>)>;
+pub type Host = Vec<(&'static str, Json)>;
 
 /// The host's fields, from the values the call entry starts with.
 pub fn host(fields: &[(&'static str, &dyn Snapshot)]) -> Host {
     fields.iter().map(|&(key, value)| (key, value.json())).collect()
 }
 
-fn host_json(host: &Host) -> Box<RawValue> {
+fn host_json(host: &Host) -> Json {
     struct Fields<'a>(&'a Host);
     impl Serialize for Fields<'_> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -184,8 +183,10 @@ struct Recorder {
     limit: usize,
     host: Host,
     /// `host` as JSON text, shared by every step until the host changes.
-    host_json: Box<RawValue>,
+    host_json: Json,
     frames: Vec<Frame>,
+    /// Where a probe writes a value to see whether it changed since the frame's last step.
+    scratch: Vec<u8>,
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
     done: Recording,
@@ -220,6 +221,7 @@ pub fn record_with_limit<T>(
         host_json: host_json(&host),
         host,
         frames: Vec::new(),
+        scratch: Vec::new(),
         silent: 0,
         done: Recording::default(),
     };
@@ -295,22 +297,34 @@ pub fn step(
             }
             r.host_json = host_json(&r.host);
         }
-        let mut locals: Vec<Local> = names
-            .iter()
-            .zip(values)
-            .map(|(&name, value)| value.map_or_else(|| Local::moved(name), |v| v.local(name)))
-            .collect();
         let Some(frame) = r.frames.last_mut() else {
             return;
         };
         let event = if frame.last_line.is_none() { Event::Call } else { Event::Line };
-        let before = frame.last_step.map(|i| &r.done.steps[i].locals);
-        for local in locals.iter_mut().filter(|l| l.moved) {
-            if let Some(before) = before.and_then(|b| b.iter().find(|b| b.name == local.name)) {
-                local.ty = before.ty;
-            }
-        }
         frame.last_line = Some(line);
+        let before: &[Local] = frame.last_step.map_or(&[], |i| &r.done.steps[i].locals);
+        let locals = names
+            .iter()
+            .zip(values)
+            .map(|(&name, value)| {
+                let earlier = before.iter().find(|b| b.name == name);
+                match value {
+                    Some(value) => Local {
+                        name,
+                        ty: value.type_label(),
+                        value: unchanged_or_new(&mut r.scratch, *value, earlier),
+                        moved: false,
+                    },
+                    // Moved away: no value any more, but the type it had.
+                    None => Local {
+                        name,
+                        ty: earlier.map_or("", |b| b.ty),
+                        value: raw_json(&()),
+                        moved: true,
+                    },
+                }
+            })
+            .collect();
         if r.push(line, event, locals) {
             let last = r.done.steps.len() - 1;
             if let Some(frame) = r.frames.last_mut() {
@@ -318,6 +332,18 @@ pub fn step(
             }
         }
     });
+}
+
+/// `value` as JSON, sharing `earlier`'s text when the value has not changed.
+fn unchanged_or_new(scratch: &mut Vec<u8>, value: &dyn Snapshot, earlier: Option<&Local>) -> Json {
+    scratch.clear();
+    value.write_json(scratch);
+    match earlier {
+        Some(earlier) if !earlier.moved && earlier.value.get().as_bytes() == scratch.as_slice() => {
+            earlier.value.clone()
+        }
+        _ => value.json(),
+    }
 }
 
 /// The epilogue of a traced function returning a `Result`.
@@ -349,7 +375,7 @@ fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
 
 impl Recorder {
     /// A host field as a probe saw it replaces the field of that name.
-    fn set_host(&mut self, key: &'static str, value: Box<RawValue>) {
+    fn set_host(&mut self, key: &'static str, value: Json) {
         match self.host.iter_mut().find(|(known, _)| *known == key) {
             Some(field) => field.1 = value,
             None => self.host.push((key, value)),
@@ -381,21 +407,19 @@ impl Recorder {
 
 #[cfg(test)]
 mod tests {
-    use super::TypeName;
+    use super::short_type_name;
 
     #[test]
     fn type_names_lose_their_paths() {
+        assert_eq!(short_type_name("&alloc::vec::Vec<serde_json::value::Value>"), "&Vec<Value>");
         assert_eq!(
-            TypeName("&alloc::vec::Vec<serde_json::value::Value>").to_string(),
-            "&Vec<Value>"
-        );
-        assert_eq!(
-            TypeName("serde_json::map::Map<alloc::string::String, serde_json::value::Value>")
-                .to_string(),
+            short_type_name(
+                "serde_json::map::Map<alloc::string::String, serde_json::value::Value>"
+            ),
             "Map<String, Value>"
         );
-        assert_eq!(TypeName("(usize, &str)").to_string(), "(usize, &str)");
-        assert_eq!(TypeName("&mut todo_trace::types::State").to_string(), "&mut State");
-        assert_eq!(TypeName("").to_string(), "");
+        assert_eq!(short_type_name("(usize, &str)"), "(usize, &str)");
+        assert_eq!(short_type_name("&mut todo_trace::types::State"), "&mut State");
+        assert_eq!(short_type_name(""), "");
     }
 }

@@ -101,7 +101,7 @@ fn write_replace_assigns_once_and_the_state_changes_one_step_later() {
     // One step later the host holds the new plan and the replacement was moved into it.
     assert_eq!(statuses(&host(after)["items"]), ["completed", "in_progress"]);
     let moved = after.locals.iter().find(|l| l.name == "replacement").unwrap();
-    assert!(moved.moved && moved.value.get() == "null" && moved.ty.to_string() == "Vec<Todo>");
+    assert!(moved.moved && moved.value.get() == "null" && moved.ty == "Vec<Todo>");
     // Every step before the assignment shows the old plan; none after it does.
     assert!(t.steps[..=at].iter().all(|s| statuses(&host(s)["items"]) == ["completed", "pending"]));
     assert!(t.steps[at + 1..]
