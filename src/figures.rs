@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::entries::{run_prepare, run_validate, run_write, Setup};
 use crate::input;
 use crate::lesson::{validate_todos, Block, Content, Lang, Message, Role, State, Todo, TodoError};
-use crate::trace::{self, ErrorInfo, Recording, Snapshot, Step};
+use crate::trace::{self, ErrorInfo, Snapshot, Step};
 
 /// A figure: one lesson function, stepped through from its call entry.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
@@ -240,17 +240,11 @@ pub fn run(figure: Figure, scenario: &str, setup: Setup, lang: Lang) -> Trace {
     }
     let host = trace::host(&fields);
     let input = setup.clone();
-    let (recording, result): (Recording, Outcome) = match figure.id {
-        "validate" => trace::record(figure.symbol, lang, host, || {
-            Outcome::of(run_validate(setup, lang), lang)
-        }),
-        "write" => {
-            trace::record(figure.symbol, lang, host, || Outcome::of(run_write(setup, lang), lang))
-        }
-        _ => {
-            trace::record(figure.symbol, lang, host, || Outcome::of(run_prepare(setup, lang), lang))
-        }
-    };
+    let (recording, result) = trace::record(figure.symbol, lang, host, || match figure.id {
+        "validate" => Outcome::of(run_validate(setup, lang), lang),
+        "write" => Outcome::of(run_write(setup, lang), lang),
+        _ => Outcome::of(run_prepare(setup, lang), lang),
+    });
     Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
