@@ -17,7 +17,7 @@ export function editorText(figureId, input) {
  * line feed ends a line and a column counts code points, so an emoji is one column but two units.
  * A place past the end of a line or of the text is clamped to that end.
  */
-export function offsetOf(text, line, column) {
+function offsetOf(text, line, column) {
   const lines = text.split('\n');
   const at = Math.min(Math.max(line, 1), lines.length) - 1;
   const before = lines.slice(0, at).reduce((sum, l) => sum + l.length + 1, 0);

@@ -31,21 +31,21 @@ function firstAfter(steps, pos, stop) {
 
 const finished = (steps, pos) => pos >= steps.length;
 
+// Step over (up = 0) and step out (up = 1): run until the stack is `up` frames shallower than now, or a
+// breakpoint hits; like a real debugger, a breakpoint inside a call still stops it.
+const stepUp = (up) => (steps, pos, breakpoints) =>
+  pos === IDLE || finished(steps, pos)
+    ? Math.min(pos + 1, steps.length)
+    : firstAfter(steps, pos, (s) => depth(s) <= depth(steps[pos]) - up || hits(s, breakpoints));
+
 /** Where each command moves the position. Stepping from "not started" pauses at the first step. */
 export const commands = {
   run: (steps) => steps.length,
   debug: (steps, pos, breakpoints) => firstAfter(steps, IDLE, (s) => hits(s, breakpoints)),
   continue: (steps, pos, breakpoints) => firstAfter(steps, pos, (s) => hits(s, breakpoints)),
   'step-into': (steps, pos) => Math.min(pos + 1, steps.length),
-  // Like a real debugger, stepping over or out of a call still stops at a breakpoint inside it.
-  'step-over': (steps, pos, breakpoints) =>
-    pos === IDLE || finished(steps, pos)
-      ? Math.min(pos + 1, steps.length)
-      : firstAfter(steps, pos, (s) => depth(s) <= depth(steps[pos]) || hits(s, breakpoints)),
-  'step-out': (steps, pos, breakpoints) =>
-    pos === IDLE || finished(steps, pos)
-      ? Math.min(pos + 1, steps.length)
-      : firstAfter(steps, pos, (s) => depth(s) < depth(steps[pos]) || hits(s, breakpoints)),
+  'step-over': stepUp(0),
+  'step-out': stepUp(1),
   'step-back': (steps, pos) => (pos > 0 ? pos - 1 : pos),
   restart: () => IDLE,
 };
