@@ -50,7 +50,6 @@ build() {
     www/pkg/todo_trace_bg.wasm -o www/pkg/todo_trace_bg.wasm
   mkdir -p www/vendor
   # speed-highlight's tokenizer and its Rust rules: plain ES modules, about 1 KB gzip together.
-  rm -f www/vendor/highlight-*.js
   cp node_modules/@speed-highlight/core/dist/tokenize.js www/vendor/shj-tokenize.js
   cp node_modules/@speed-highlight/core/dist/languages/rs.js www/vendor/shj-rs.js
   cp node_modules/@speed-highlight/core/dist/languages/todo.js www/vendor/shj-todo.js

@@ -173,8 +173,7 @@ function context(r) {
       `(a new browser context each time, so an empty cache), interleaved; medians throughout.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; Chromium ${m.chromium} headless; ` +
       `Pyodide ${m.pyodide}. Load average ${m.loadAverage.join(' ')} before, ${m.loadAverageAfter.join(' ')} after.`,
-    `Page measured: www/ as of \`${r.commit.www}\`${r.commit.wwwDirty ? ' plus uncommitted changes' : ''}` +
-      `${r.commit.pageBranch ? ` (branch page at \`${r.commit.pageBranch.slice(0, 12)}\` merged)` : ''}; tree \`${r.commit.head.slice(0, 12)}\`.`,
+    `Page measured: www/ as of \`${r.commit.www}\`${r.commit.wwwDirty ? ' plus uncommitted changes' : ''}; tree \`${r.commit.head.slice(0, 12)}\`.`,
   ].join('\n');
 }
 

@@ -254,21 +254,12 @@ function machine(browserVersion) {
   };
 }
 
-/** Which page was measured: the last commit that touched www/, and the page branch if this tree has merged it. */
+/** Which page was measured: the tree, and the last commit that touched www/. */
 function pageCommit() {
-  let pageBranch = null;
-  try {
-    const head = git('rev-parse', '--verify', 'page');
-    git('merge-base', '--is-ancestor', head, 'HEAD');
-    pageBranch = head;
-  } catch {
-    // No page branch here, or not merged: www/ is described by its own last commit.
-  }
   return {
     head: git('rev-parse', 'HEAD'),
     www: git('log', '-1', '--format=%H %s', '--', 'www'),
     wwwDirty: git('status', '--porcelain', '--', 'www') !== '',
-    pageBranch,
   };
 }
 

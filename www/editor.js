@@ -50,7 +50,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
   });
   const button = (action, [text, what], onclick, key) =>
     el('button', { type: 'button', 'data-action': action, title: key ? `${what} (${key})` : what, 'aria-keyshortcuts': key ?? null, text, onclick });
-  const measure = document.createElement('canvas').getContext('2d');
+  let measure = null; // a canvas context to measure text with, made on first use rather than at start-up
   const error = el('div', { class: 'input-error', id: ids.error });
   error.hidden = true;
 
@@ -83,6 +83,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
     const style = getComputedStyle(textarea);
     const before = textarea.value.slice(0, at);
     const lineStart = before.lastIndexOf('\n') + 1;
+    measure ??= document.createElement('canvas').getContext('2d');
     measure.font = style.font;
     const x = measure.measureText(before.slice(lineStart)).width;
     const y = (before.length - before.replaceAll('\n', '').length) * parseFloat(style.lineHeight);
