@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../serve.mjs';
+import { upgrade } from '../../www/compat.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -90,7 +91,7 @@ export async function lineOf(page, id, snippet) {
 export async function loadModule() {
   const api = await import(`${root}www/pkg/todo_trace.js`);
   await api.default({ module_or_path: await readFile(`${root}www/pkg/todo_trace_bg.wasm`) });
-  return api;
+  return upgrade(api);
 }
 
 /**
@@ -103,4 +104,13 @@ export async function axeProblems(page) {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/**
+ * Presses the language switch and waits for the page in `lang`: the page is rebuilt once the other language's
+ * words have loaded, after the click has returned. The rebuild is synchronous, so a changed `lang` means it is done.
+ */
+export async function switchLanguage(page, lang) {
+  await page.click('[data-control="lang"]');
+  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
 }

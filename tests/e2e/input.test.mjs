@@ -1,7 +1,7 @@
 // End-to-end: the reader's own input ("try your own") in every figure, in Chinese and English: runs, refusals at their place, text-only rendering, reset, recovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, hostState, lineOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
+import { act, axeProblems, figure, hostState, lineOf, openLesson, paneText, startBrowser, switchLanguage, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -281,8 +281,7 @@ describe('the reader’s text across scenario and language switches', () => {
     await (await editor(page, 'prepare')).focus();
     await figure(page, 'prepare').locator('[data-action="run-input"]').click();
     assert.ok((await paneText(page, 'prepare', 'output')).includes('1 [completed] 读取源码'));
-    await page.click('[data-control="lang"]');
-    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    await switchLanguage(page, 'en');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.control), 'lang', 'the focus stays on the switch');
 
     assert.equal(await figure(page, 'write').locator('textarea[data-control="input"]').inputValue(), PLAN_TEXT);
