@@ -3,10 +3,10 @@
 import { createEditor } from './editor.js';
 import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
-  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, hostAt, localsOf, markers, outputAt,
-  returned, shownSymbol, status, stepAt, tracedSymbols,
+  IDLE, breakpointHits, breakpointKey, callStack, canRun, hostAt, localsOf, markers, outputAt, returned,
+  shownSymbol, status, stepAt,
 } from './replay.js';
-import { keptOf, openState, placeOf, reduce, showsRefusal, shownTrace } from './state.js';
+import { keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
 
 /** @typedef {import('./contract.js').Trace} Trace */
 /** @typedef {import('./contract.js').Figure} Figure */
@@ -66,11 +66,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     if (!trace) traces.set(id, (trace = api.trace(figure.id, id, lang)));
     return trace;
   };
-  // The listings the code pane can show: the figure's function and those the default scenario steps into. They
-  // are read up front, so a later failure inside the module cannot take the code pane with it.
-  const symbols = new Set([figure.symbol, ...tracedSymbols(traceOf(defaultScenario))]);
-  /** @type {Map<string, Listing>} */
-  const listings = new Map([...symbols].map((symbol) => [symbol, api.source(symbol)]));
+  // The listings the code pane can show are read up front, so a later failure inside the module cannot take the
+  // code pane with it.
+  const setting = settingOf(figure, scenarios, traceOf(defaultScenario), api.source);
+  const { listings } = setting;
   const resolve = referenceResolver([...listings.values()], scenarioLabel);
 
   // The reader's own text; traceInput throws only for a bug or a trap inside the module: shown like refused text,
@@ -80,12 +79,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       return api.traceInput(figure.id, text, lang);
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
-      const data = traceOf(defaultScenario).data;
-      return { ...traceOf(defaultScenario), scenario: 'input', ran: false, data, steps: [], output: [], result: { ok: /** @type {const} */ (false), error: failure } };
+      // The default scenario's data stands in for what the module would have shown.
+      return { ...traceOf(defaultScenario), scenario: 'input', ran: false, steps: [], output: [], result: { ok: /** @type {const} */ (false), error: failure } };
     }
   };
 
-  const setting = { figure, scenarios, defaultScenario, breakable: breakableLines([...listings.values()]) };
   const opened = openState(setting, link, kept, traceOf, traceOwn);
   problems.push(...opened.problems);
   let state = opened.state;

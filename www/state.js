@@ -3,19 +3,32 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
-import { IDLE, breakpointKey, commands } from './replay.js';
+import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./contract.js').Trace} Trace */
 /** @typedef {import('./contract.js').Data} Data */
 /** @typedef {import('./contract.js').Figure} Figure */
 /** @typedef {import('./contract.js').Scenario} Scenario */
+/** @typedef {import('./contract.js').Listing} Listing */
 /** @typedef {import('./replay.js').Command} Command */
 
 /**
- * What stays fixed while a figure lives: the figure, its scenarios, and per symbol its code pane can show (its
- * function and those the default scenario steps into) the lines that take a breakpoint.
- * @typedef {{figure: Figure, scenarios: Scenario[], defaultScenario: string, breakable: Map<string, Set<number>>}} Setting
+ * What stays fixed while a figure lives: the figure, its scenarios, and the listings its code pane can show (its
+ * function and those the default scenario steps into), each with the lines that take a breakpoint.
+ * @typedef {{figure: Figure, scenarios: Scenario[], defaultScenario: string, listings: Map<string, Listing>,
+ *   breakable: Map<string, Set<number>>}} Setting
  */
+
+/**
+ * A figure's setting. `defaultTrace` is its default scenario's trace, `source` the module's `source()`.
+ * @param {Figure} figure @param {Scenario[]} scenarios @param {Trace} defaultTrace @param {(symbol: string) => Listing} source
+ * @returns {Setting}
+ */
+export function settingOf(figure, scenarios, defaultTrace, source) {
+  const listings = new Map([...new Set([figure.symbol, ...tracedSymbols(defaultTrace)])].map((symbol) => [symbol, source(symbol)]));
+  const defaultScenario = /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]) };
+}
 
 /**
  * @typedef {object} State
@@ -75,6 +88,12 @@ export const showsRefusal = (/** @type {State} */ state) => state.showingOwn && 
 
 const clamp = (/** @type {number} */ pos, /** @type {Trace} */ trace) => Math.max(IDLE, Math.min(pos, trace.steps.length));
 
+/** The state at another position of the same trace; the same state when that is where it is. @param {State} state @param {number} pos */
+function moved(state, pos) {
+  const to = clamp(pos, shownTrace(state));
+  return to === state.pos ? state : { ...state, pos: to };
+}
+
 /**
  * The state after an action.
  * @param {State} state @param {Action} action
@@ -92,10 +111,10 @@ export function reduce(state, action) {
       return state.own ? { ...state, showingOwn: true, pos: IDLE } : state;
     case 'command': {
       const trace = shownTrace(state);
-      return { ...state, pos: clamp(commands[action.command](trace.steps, state.pos, state.breakpoints), trace) };
+      return moved(state, commands[action.command](trace.steps, state.pos, state.breakpoints));
     }
     case 'seek':
-      return { ...state, pos: clamp(action.pos, shownTrace(state)) };
+      return moved(state, action.pos);
     case 'toggle': {
       if (!state.setting.breakable.get(action.symbol)?.has(action.line)) return state;
       const key = breakpointKey(action.symbol, action.line);
@@ -104,7 +123,7 @@ export function reduce(state, action) {
       return { ...state, breakpoints };
     }
     case 'edit':
-      return { ...state, text: action.text };
+      return action.text === state.text ? state : { ...state, text: action.text };
     case 'run-own':
       return {
         ...state,
@@ -117,7 +136,7 @@ export function reduce(state, action) {
       return { ...next, text: scenarioText(next) };
     }
     case 'open':
-      return { ...state, open: action.open };
+      return action.open === state.open ? state : { ...state, open: action.open };
   }
 }
 
