@@ -2,7 +2,7 @@
 // @ts-check
 import { el } from './render.js';
 
-/** @typedef {import('./contract.js').ErrorInfo} ErrorInfo */
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
 /** @typedef {import('./text-en.js').Words} Words */
 
 /**

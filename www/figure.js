@@ -8,11 +8,11 @@ import {
 } from './replay.js';
 import { keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
 
-/** @typedef {import('./contract.js').Trace} Trace */
-/** @typedef {import('./contract.js').Figure} Figure */
-/** @typedef {import('./contract.js').Listing} Listing */
-/** @typedef {import('./contract.js').Lang} Lang */
-/** @typedef {typeof import('./contract.js')} Api */
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
+/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./replay.js').Command} Command */
 /** @typedef {import('./replay.js').Status} Status */
@@ -57,7 +57,7 @@ const traceId = (/** @type {Trace} */ trace) => {
  */
 export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onMove, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
-  const defaultScenario = /** @type {import('./contract.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const defaultScenario = /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
   /** @type {Map<string, Trace>} */
   const traces = new Map();
@@ -80,7 +80,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
       // The default scenario's data stands in for what the module would have shown.
-      return { ...traceOf(defaultScenario), scenario: 'input', ran: false, steps: [], output: [], result: { ok: /** @type {const} */ (false), error: failure } };
+      return { ...traceOf(defaultScenario), scenario: 'input', ran: false, steps: [], output: [], result: { ok: false, error: failure } };
     }
   };
 
@@ -304,16 +304,18 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       if (state.own && !ownOption.isConnected) select.append(ownOption);
       if (!state.own) ownOption.remove();
       select.value = state.showingOwn ? 'input' : state.scenario;
-      hint.textContent = state.showingOwn ? t.input.hint : /** @type {import('./contract.js').Scenario} */ (scenarios.find((s) => s.id === state.scenario)).hint;
+      hint.textContent = state.showingOwn ? t.input.hint : /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.id === state.scenario)).hint;
       inputHeading.textContent = state.showingOwn ? t.setup.ownInput : t.setup.input;
       input.textContent = jsonText(trace.data);
       slider.max = String(trace.steps.length + 1);
       // While the figure shows the reader's run, the editor shows why their text was refused, if it was; after
       // the reader runs it, the caret goes to the place.
-      if (showsRefusal(state) && !trace.result.ok) editor.showError(trace.result.error, action?.type === 'run-own');
+      const refusal = showsRefusal(state) ? trace.result.error : undefined;
+      if (refusal) editor.showError(refusal, action?.type === 'run-own');
       else editor.clearError();
     }
-    if (editor.textarea.value !== state.text) editor.textarea.value = state.text;
+    // The text comes from the textarea when the reader types, so it is written back only when it differs.
+    if (before?.text !== state.text && editor.textarea.value !== state.text) editor.textarea.value = state.text;
     if (setup.open !== state.open) setup.open = state.open;
     if (before && before.breakpoints !== state.breakpoints) {
       for (const [symbol, rows] of rowsOf) for (const [line, row] of rows) showBreakpoint(row, state.breakpoints.has(breakpointKey(symbol, line)));
@@ -451,8 +453,8 @@ function positionText(pos, total, t) {
 function statusText(s, t) {
   if (s.kind === 'idle') return t.status.idle;
   if (s.kind === 'done') return t.status.done;
-  if (s.kind === 'error') return s.truncated ? t.status.truncated : t.status.failed(/** @type {{error: import('./contract.js').ErrorInfo}} */ (s));
+  if (s.kind === 'error') return s.truncated ? t.status.truncated : t.status.failed(/** @type {{error: import('./pkg/todo_trace.js').ErrorInfo}} */ (s));
   if (s.event === 'return') return t.status.return(s);
-  if (s.event === 'error') return t.status.error(/** @type {typeof s & {error: import('./contract.js').ErrorInfo}} */ (s));
+  if (s.event === 'error') return t.status.error(/** @type {typeof s & {error: import('./pkg/todo_trace.js').ErrorInfo}} */ (s));
   return t.status.line(s);
 }

@@ -6,7 +6,7 @@
 // visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
 // link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step.
 
-/** @typedef {import('./contract.js').Lang} Lang */
+/** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
 
 /** @type {Lang[]} */
 export const LANGS = ['zh', 'en'];

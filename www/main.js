@@ -3,7 +3,6 @@
 //
 // Only link.js is imported statically: a module runs once its whole static import graph has arrived, and the
 // words' file is known only here (it depends on the URL), so its request starts as soon as this file arrives.
-import { upgrade } from './compat.js';
 import { readLink } from './link.js';
 
 /** Shown when not even the words of the page could be loaded. */
@@ -33,7 +32,7 @@ function showError(/** @type {string} */ message) {
 
 /**
  * Builds the page in the language the URL names; `kept` is what a language switch carries over.
- * @param {typeof import('./contract.js')} api @param {Record<string, Kept>} [kept]
+ * @param {typeof import('./pkg/todo_trace.js')} api @param {Record<string, Kept>} [kept]
  */
 async function start(api, kept) {
   let t = null;
@@ -57,9 +56,9 @@ words.then((/** @type {Words} */ t) => {
   if (loading) loading.textContent = t.loading;
 }, () => {});
 try {
-  const module = await import('./pkg/todo_trace.js');
-  await module.default();
-  await start(upgrade(module));
+  const api = await import('./pkg/todo_trace.js');
+  await api.default();
+  await start(api);
 } catch (error) {
   const t = await words.catch(() => null);
   showError(t ? t.wasmFailed(messageOf(error)) : `${FALLBACK}${messageOf(error)}`);

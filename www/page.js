@@ -4,7 +4,7 @@ import { createFigure, KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, el, richText } from './render.js';
 
-/** @typedef {typeof import('./contract.js')} Api */
+/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./state.js').Kept} Kept */
 

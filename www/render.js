@@ -1,9 +1,9 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
 // @ts-check
 
-/** @typedef {import('./contract.js').Listing} Listing */
-/** @typedef {import('./contract.js').Frame} Frame */
-/** @typedef {import('./contract.js').ErrorInfo} ErrorInfo */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
 /** @typedef {import('./replay.js').Local} Local */
 /** @typedef {import('./replay.js').HostField} HostField */
 /** @typedef {import('./text-en.js').Words} Words */
@@ -74,12 +74,11 @@ export function jsonText(value, indent = '') {
 const CHANGE_MARK = { new: '+', changed: '~', removed: '−' };
 
 /**
- * What a change character means in a pane: for a local, "-" is a binding that was just moved out, a change of the
- * binding; for a host entry it is one that was removed.
- * @param {Change} change @param {'local' | 'entry'} of
- * @returns {ChangeKind | null}
+ * What a change character means in a pane. A binding just moved away has changed (the pane then says "moved
+ * out" in place of its value); a host entry marked "-" was removed.
+ * @type {Record<Change, ChangeKind | null>}
  */
-const changeKind = (change, of) => (change === '+' ? 'new' : change === '~' ? 'changed' : change === '-' ? (of === 'local' ? 'changed' : 'removed') : null);
+const CHANGE_KIND = { '+': 'new', '~': 'changed', m: 'changed', '-': 'removed', '.': null };
 
 /** @param {ChangeKind | null} change @param {Words} t */
 function changeMark(change, t) {
@@ -141,7 +140,7 @@ export function colourRows(rows, highlightLines) {
 export function localsPane(locals, outcome, t) {
   if (!locals || !outcome) return [el('p', { class: 'empty', text: t.notRunning })];
   const items = locals.map((local) => {
-    const change = changeKind(local.change, 'local');
+    const change = CHANGE_KIND[local.change];
     return el(
       'li',
       { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null },
@@ -186,7 +185,7 @@ export function statePane(view, t) {
       entries.length === 0
         ? el('p', { class: 'empty', text: '[]' })
         : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => {
-          const kind = changeKind(change, 'entry');
+          const kind = CHANGE_KIND[change];
           return el('li', { class: kind }, changeMark(kind, t), el('code', { class: 'value', text: jsonText(value) }));
         })),
     ),

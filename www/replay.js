@@ -6,14 +6,14 @@
 // report a function that has just returned, their line being the last one it ran. Everything else a pane
 // shows (frames, the line just run, what changed) is decided in Rust and read here as it is.
 
-/** @typedef {import('./contract.js').Trace} Trace */
-/** @typedef {import('./contract.js').Step} Step */
-/** @typedef {import('./contract.js').Frame} Frame */
-/** @typedef {import('./contract.js').Listing} Listing */
-/** @typedef {import('./contract.js').ErrorInfo} ErrorInfo */
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Step} Step */
+/** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
 /** @typedef {ReadonlySet<string>} Breakpoints the keys of `breakpointKey` */
 /** @typedef {'run' | 'debug' | 'continue' | 'step-over' | 'step-into' | 'step-out' | 'step-back' | 'restart'} Command */
-/** @typedef {'.' | '+' | '~' | '-'} Change unchanged, new, changed, moved or removed: one character of `Step.changes` or `HostView.changes` */
+/** @typedef {'.' | '+' | '~' | 'm' | '-'} Change one character of `Step.changes` (a local: unchanged, new, changed, moved away) or `HostField.changes` (an entry: the same, new, changed, removed) */
 /** @typedef {{name: string, type: string, value: unknown, moved: boolean, change: Change}} Local */
 /** @typedef {{field: string, entries: {value: unknown, change: Change}[]}} HostField */
 

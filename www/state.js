@@ -5,11 +5,11 @@
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
 import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './replay.js';
 
-/** @typedef {import('./contract.js').Trace} Trace */
-/** @typedef {import('./contract.js').Data} Data */
-/** @typedef {import('./contract.js').Figure} Figure */
-/** @typedef {import('./contract.js').Scenario} Scenario */
-/** @typedef {import('./contract.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Data} Data */
+/** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
+/** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./replay.js').Command} Command */
 
 /**

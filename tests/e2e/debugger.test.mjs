@@ -258,7 +258,7 @@ describe('setup and call entry', () => {
     let input = JSON.parse(await write.locator('details.setup pre.input').textContent());
     assert.equal(input.items[1].status, 'in_progress');
     assert.equal(input.state.items[1].status, 'pending');
-    assert.match(await write.locator('details.setup .listing').innerText(), /fn run_write\(setup: Setup, lang: Lang\)/);
+    assert.match(await write.locator('details.setup .listing').innerText(), /fn run_write\(data: Data, lang: Lang\)/);
     await write.locator('select[data-control="scenario"]').selectOption('omit');
     input = JSON.parse(await write.locator('details.setup pre.input').textContent());
     assert.deepEqual(input.items.map((item) => item.id), ['1']);

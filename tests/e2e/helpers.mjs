@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../serve.mjs';
-import { upgrade } from '../../www/compat.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -91,7 +90,7 @@ export async function lineOf(page, id, snippet) {
 export async function loadModule() {
   const api = await import(`${root}www/pkg/todo_trace.js`);
   await api.default({ module_or_path: await readFile(`${root}www/pkg/todo_trace_bg.wasm`) });
-  return upgrade(api);
+  return api;
 }
 
 /**

@@ -371,7 +371,7 @@ describe('look and access with the editor', () => {
   test('on a phone the caret of a refused text is scrolled into view, across and down', async () => {
     const page = await openLesson(env, '?lang=en', { viewport: { width: 390, height: 844 } });
     const rows = Array.from({ length: 40 }, (_, i) => `  {"id": "${i}", "content": "item number ${i} 读取源码", "status": "pending"},`);
-    const text = `[\n${rows.join('\n')}\n  {"id": "x", "content": "last", "status": bad}\n]`;
+    const text = `[\n${rows.join('\n')}\n  {"id": "x", "content": "the last item, long enough to pass the right edge of a phone", "status": bad}\n]`;
     await runOwn(page, 'validate', text);
     // Where the caret is, measured by laying out the text before it in a copy of the textarea's font.
     const seen = await (await editor(page, 'validate')).evaluate((textarea) => {

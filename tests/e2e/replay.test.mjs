@@ -116,8 +116,8 @@ describe('stepping over write/replace', () => {
     const moved = localsAt(trace, after).find((l) => l.name === 'replacement');
     assert.equal(moved.moved, true);
     assert.equal(moved.value, null);
-    assert.equal(moved.change, '-');
-    assert.deepEqual(localsAt(trace, after).map((l) => [l.name, l.change]), [['state', '~'], ['items', '.'], ['lang', '.'], ['replacement', '-'], ['rendered', '.']]);
+    assert.equal(moved.change, 'm');
+    assert.deepEqual(localsAt(trace, after).map((l) => [l.name, l.change]), [['state', '~'], ['items', '.'], ['lang', '.'], ['replacement', 'm'], ['rendered', '.']]);
   });
 
   test('markers and call stack inside a callee', () => {
