@@ -57,7 +57,6 @@ const traceId = (/** @type {Trace} */ trace) => {
  */
 export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onMove, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
-  const defaultScenario = /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
   /** @type {Map<string, Trace>} */
   const traces = new Map();
@@ -68,7 +67,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   };
   // The listings the code pane can show are read up front, so a later failure inside the module cannot take the
   // code pane with it.
-  const setting = settingOf(figure, scenarios, traceOf(defaultScenario), api.source);
+  const setting = settingOf(figure, scenarios, traceOf, api.source);
   const { listings } = setting;
   const resolve = referenceResolver([...listings.values()], scenarioLabel);
 
@@ -80,7 +79,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
       // The default scenario's data stands in for what the module would have shown.
-      return { ...traceOf(defaultScenario), scenario: 'input', ran: false, steps: [], output: [], result: { ok: false, error: failure } };
+      return { ...traceOf(setting.defaultScenario), scenario: 'input', ran: false, steps: [], output: [], result: { ok: false, error: failure } };
     }
   };
 

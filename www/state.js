@@ -20,13 +20,15 @@ import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './
  */
 
 /**
- * A figure's setting. `defaultTrace` is its default scenario's trace, `source` the module's `source()`.
- * @param {Figure} figure @param {Scenario[]} scenarios @param {Trace} defaultTrace @param {(symbol: string) => Listing} source
+ * A figure's setting. `traceOf(scenario)` gives a scenario's trace, `source` is the module's `source()`.
+ * @param {Figure} figure @param {Scenario[]} scenarios
+ * @param {(scenario: string) => Trace} traceOf @param {(symbol: string) => Listing} source
  * @returns {Setting}
  */
-export function settingOf(figure, scenarios, defaultTrace, source) {
-  const listings = new Map([...new Set([figure.symbol, ...tracedSymbols(defaultTrace)])].map((symbol) => [symbol, source(symbol)]));
+export function settingOf(figure, scenarios, traceOf, source) {
   const defaultScenario = /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const symbols = new Set([figure.symbol, ...tracedSymbols(traceOf(defaultScenario))]);
+  const listings = new Map([...symbols].map((symbol) => [symbol, source(symbol)]));
   return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]) };
 }
 

@@ -18,7 +18,7 @@ function open(id, link = FRESH, kept = undefined, lang = 'en') {
   const figure = api.figures().find((f) => f.id === id);
   const scenarios = api.scenarios(id, lang);
   const traceOf = (scenario) => api.trace(id, scenario, lang);
-  const setting = settingOf(figure, scenarios, traceOf(scenarios.find((s) => s.isDefault).id), api.source);
+  const setting = settingOf(figure, scenarios, traceOf, api.source);
   return openState(setting, link, kept, traceOf, (text) => api.traceInput(id, text, lang));
 }
 
