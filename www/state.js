@@ -57,8 +57,11 @@ export function settingOf(figure, scenarios, traceOf, source) {
  *   | {type: 'open', open: boolean}} Action
  */
 
-/** A figure's place as a link holds it: step counts from 1 like the timeline, "end" is finished, null not started. */
-/** @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null}} Place */
+/**
+ * A figure's place as a link holds it (link.js reads it): the scenario (null: the default), breakpoint keys, and the
+ * step, counted from 1 like the timeline ("end": finished, null: not started).
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null}} Place
+ */
 
 /**
  * What a language switch carries beyond the link: the editor's text when the reader changed it, their run (its
@@ -162,6 +165,7 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
     if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
     else problems.push({ name: figure.id, value: link.scenario });
   }
+  /** @type {Set<string>} */
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
     const [symbol, line] = key.split('.');
