@@ -313,9 +313,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       if (refusal) editor.showError(refusal, action?.type === 'run-own');
       else editor.clearError();
     }
-    // The text comes from the textarea when the reader types, so it is written back only when it differs.
+    // The text and the setup part's openness come from the page when the reader types or opens it (the toggle event
+    // arrives a task later), so they are written only when the state's own value changed, never forced back.
     if (before?.text !== state.text && editor.textarea.value !== state.text) editor.textarea.value = state.text;
-    if (setup.open !== state.open) setup.open = state.open;
+    if (before?.open !== state.open && setup.open !== state.open) setup.open = state.open;
     if (before && before.breakpoints !== state.breakpoints) {
       for (const [symbol, rows] of rowsOf) for (const [line, row] of rows) showBreakpoint(row, state.breakpoints.has(breakpointKey(symbol, line)));
     }

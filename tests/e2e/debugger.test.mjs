@@ -263,4 +263,19 @@ describe('setup and call entry', () => {
     input = JSON.parse(await write.locator('details.setup pre.input').textContent());
     assert.deepEqual(input.items.map((item) => item.id), ['1']);
   });
+
+  test('typing right after opening the setup part keeps it open (its toggle event comes a task later)', async () => {
+    const page = await openLesson(env, '?lang=en');
+    const open = await figure(page, 'write').evaluate(async (root) => {
+      const details = root.querySelector('details.setup');
+      details.querySelector('summary').click();
+      const textarea = root.querySelector('textarea[data-control="input"]');
+      textarea.value = '[]';
+      textarea.dispatchEvent(new Event('input'));
+      await new Promise((done) => setTimeout(done, 50));
+      return details.open;
+    });
+    assert.equal(open, true);
+    assert.deepEqual(page.errors, []);
+  });
 });
