@@ -42,8 +42,20 @@ pub enum Content {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
-    ToolUse { id: String, name: String, input: Value },
-    ToolResult { tool_use_id: String, content: String, is_error: bool },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: String,
+        is_error: bool,
+    },
+    /// Plain text inside a block list: a model's words beside its tool calls, or the host's reminder.
+    Text {
+        text: String,
+    },
 }
 
 /// The language of every text the lesson prints.
