@@ -366,3 +366,32 @@ fn a_failing_program_is_an_error_result_with_its_stderr() {
         result.text
     );
 }
+
+#[test]
+fn on_a_terminal_the_user_is_asked_before_the_run() {
+    // `script` (util-linux) gives practice a terminal; without it there is nothing to test here.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` command to give practice a terminal");
+        return;
+    }
+    for (answer, ran) in [("y", true), ("n", false)] {
+        let dir = workspace_with_main(todo_trace::loop_scenarios::MAIN_PY);
+        let command = format!(
+            "{} --json --lang en --workspace {}",
+            env!("CARGO_BIN_EXE_practice"),
+            dir.0.display()
+        );
+        let mut child = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        writeln!(child.stdin.take().unwrap(), "{answer}").unwrap();
+        let output = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("The model asks to run python3 main.py in"), "{text}");
+        assert_eq!(dir.0.join("ran.marker").exists(), ran, "answered {answer}: {text}");
+    }
+}
