@@ -249,7 +249,8 @@ pub fn no_such_tool(name: &str, lang: Lang) -> String {
 }
 
 /// The parts of a relative path inside the workspace (`./a//b` gives `a`, `b`), or `None` when
-/// it is absolute or climbs out with `..`. Both implementations of [`Workspace`] start here.
+/// it is absolute (a leading slash or backslash, or a drive letter such as `C:`) or climbs out
+/// with `..`. Both implementations of [`Workspace`] start here.
 pub fn inside(path: &str) -> Option<Vec<&str>> {
     let absolute = path.starts_with(['/', '\\']) || path.chars().nth(1) == Some(':');
     if absolute {
