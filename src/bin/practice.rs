@@ -4,6 +4,7 @@
 //! through; only the workspace (a folder), the approval (a question on the terminal, or
 //! `--decision`) and the runner (a real process) differ. See `practice --help`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -33,6 +34,17 @@ Runs the lesson's agent loop with the model stand-in, real files and a real pyth
   --json          print the outcome as one JSON object, plus ran (ran.marker exists)
   --workspace DIR use this folder as it is, instead of a fresh temporary one
   --time-limit S  seconds main.py may run before it is killed (default 10)";
+
+/// Prints a line to stdout. When the reader has gone (`practice | head`), the run ends quietly
+/// instead of panicking on the closed pipe.
+macro_rules! say {
+    () => { say!("") };
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
 
 /// The command line, parsed.
 struct Options {
@@ -134,7 +146,7 @@ impl Model for Narrated<'_> {
 
 fn indented(text: &str) {
     for line in text.trim_end().lines() {
-        println!("    {line}");
+        say!("    {line}");
     }
 }
 
@@ -152,15 +164,15 @@ fn print_messages(messages: &[Message], from: usize, lang: Lang) {
         for block in blocks {
             match block {
                 Block::Text { text } if message.role == Role::Assistant => match lang {
-                    Lang::Zh => println!("模型（第 {calls} 次调用）：{text}"),
-                    Lang::En => println!("Model (call {calls}): {text}"),
+                    Lang::Zh => say!("模型（第 {calls} 次调用）：{text}"),
+                    Lang::En => say!("Model (call {calls}): {text}"),
                 },
                 Block::Text { text } => {
-                    println!("{}{text}", lang.pick("  宿主附加：", "  The host adds: "))
+                    say!("{}{text}", lang.pick("  宿主附加：", "  The host adds: "))
                 }
                 Block::ToolUse { name, input, .. } => match lang {
-                    Lang::Zh => println!("模型（第 {calls} 次调用）：调用 {name} {input}"),
-                    Lang::En => println!("Model (call {calls}): calls {name} {input}"),
+                    Lang::Zh => say!("模型（第 {calls} 次调用）：调用 {name} {input}"),
+                    Lang::En => say!("Model (call {calls}): calls {name} {input}"),
                 },
                 Block::ToolResult { tool_use_id, content, is_error } => {
                     let label = match (tool_name(messages, tool_use_id), is_error) {
@@ -168,7 +180,7 @@ fn print_messages(messages: &[Message], from: usize, lang: Lang) {
                         (_, false) => lang.pick("  结果：", "  Result:"),
                         (_, true) => lang.pick("  结果（错误）：", "  Result (error):"),
                     };
-                    println!("{label}");
+                    say!("{label}");
                     indented(content);
                 }
             }
@@ -201,18 +213,18 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
         (Stop::CallLimit, Lang::Zh) => "call_limit（模型调用次数已用完；计划里未完成的项仍未完成）",
         (Stop::CallLimit, Lang::En) => "call_limit (the budget of model calls is spent; unfinished items stay unfinished)",
     };
-    println!();
-    println!("{}{stop}", lang.pick("停止原因：", "Stopped: "));
-    println!("{}{}", lang.pick("模型调用次数：", "Model calls: "), outcome.calls);
-    println!("{}", lang.pick("最终计划：", "Final plan:"));
+    say!();
+    say!("{}{stop}", lang.pick("停止原因：", "Stopped: "));
+    say!("{}{}", lang.pick("模型调用次数：", "Model calls: "), outcome.calls);
+    say!("{}", lang.pick("最终计划：", "Final plan:"));
     indented(&format_todos(&outcome.plan, lang));
     if !outcome.warnings.is_empty() {
-        println!(
+        say!(
             "{}",
             lang.pick("宿主的警告（没有发给模型）：", "Host warnings (not sent to the model):")
         );
         for warning in &outcome.warnings {
-            println!("    {} {}: {}", warning.tool_use_id, warning.code, warning.message);
+            say!("    {} {}: {}", warning.tool_use_id, warning.code, warning.message);
         }
     }
     let ran = match (ran, lang) {
@@ -221,7 +233,7 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
         (true, Lang::En) => "exists: main.py really ran",
         (false, Lang::En) => "does not exist: main.py did not run",
     };
-    println!("{MARKER} {ran}");
+    say!("{MARKER} {ran}");
 }
 
 /// The outcome as `--json` prints it.
@@ -237,7 +249,7 @@ fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             return ExitCode::SUCCESS;
         }
         Err(problem) => {
@@ -279,9 +291,9 @@ fn main() -> ExitCode {
     let mut stand_in = StandIn::new(options.script, lang);
     let question = question(lang);
     if !options.json {
-        println!("{}{}", lang.pick("工作区：", "Workspace: "), dir.display());
+        say!("{}{}", lang.pick("工作区：", "Workspace: "), dir.display());
         if marker_before {
-            println!(
+            say!(
                 "{}",
                 lang.pick(
                     "（运行之前 ran.marker 就已存在）",
@@ -289,7 +301,7 @@ fn main() -> ExitCode {
                 )
             );
         }
-        println!("{}{question}", lang.pick("用户：", "User: "));
+        say!("{}{question}", lang.pick("用户：", "User: "));
     }
     let result = if options.json {
         run_loop(&mut stand_in, &mut tools, options.max_calls, options.reminder, question)
@@ -313,7 +325,7 @@ fn main() -> ExitCode {
     if options.json {
         let report = Report { outcome: &outcome, ran, workspace: dir.display().to_string() };
         match serde_json::to_string(&report) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => say!("{json}"),
             Err(error) => {
                 eprintln!("practice: {error}");
                 return ExitCode::FAILURE;
