@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use todo_trace_macros::listed;
+use tsify::Tsify;
 
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
@@ -13,15 +15,17 @@ use crate::lesson::{
 use crate::trace::say;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct Setup {
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
+pub struct Data {
     pub state: State,
+    #[tsify(type = "unknown")]
     pub items: Value,
     pub messages: Vec<Message>,
 }
 
-pub fn run_validate(setup: Setup, lang: Lang) -> Result<Vec<Todo>, TodoError> {
-    let result = validate_todos(&setup.items);
+#[listed]
+pub fn run_validate(data: Data, lang: Lang) -> Result<Vec<Todo>, TodoError> {
+    let result = validate_todos(&data.items);
     match &result {
         Ok(new_list) => {
             say(lang.pick("校验通过。新清单：", "Valid. The new list:"));
@@ -32,9 +36,10 @@ pub fn run_validate(setup: Setup, lang: Lang) -> Result<Vec<Todo>, TodoError> {
     result
 }
 
-pub fn run_write(setup: Setup, lang: Lang) -> Result<String, TodoError> {
-    let mut state = setup.state;
-    let result = write_todos(&mut state, &setup.items, lang);
+#[listed]
+pub fn run_write(data: Data, lang: Lang) -> Result<String, TodoError> {
+    let mut state = data.state;
+    let result = write_todos(&mut state, &data.items, lang);
     match &result {
         Ok(_) => say(lang.pick("已写入。当前计划：", "Written. Current plan:")),
         Err(error) => {
@@ -50,8 +55,9 @@ pub fn run_write(setup: Setup, lang: Lang) -> Result<String, TodoError> {
     result
 }
 
-pub fn run_prepare(setup: Setup, lang: Lang) -> Result<Vec<Message>, TodoError> {
-    let result = prepare_messages(&setup.messages, &setup.state, lang);
+#[listed]
+pub fn run_prepare(data: Data, lang: Lang) -> Result<Vec<Message>, TodoError> {
+    let result = prepare_messages(&data.messages, &data.state, lang);
     match &result {
         Ok(prepared) => {
             say(lang.pick(

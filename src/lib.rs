@@ -1,7 +1,8 @@
 //! todo-trace: the TodoWrite lesson's functions, traced step by step for a page that replays them.
 //!
-//! `lesson` holds the functions the reader steps through (`types` their data); `entries` the calls the page runs;
-//! `figures` the scenarios; `input` reads a reader's own input; `trace` records steps; `source`
+//! `lesson` holds the functions the reader steps through (`types` their data); `entries` the calls
+//! the page runs; `figures` names the figures and their scenarios, `scenarios` holds their data and
+//! `run` runs one into a trace; `input` reads a reader's own input; `trace` records steps; `source`
 //! cuts listings; `wasm` is the JS API. The agent loop: `agent` (the lesson code), `agent_types`
 //! (its data and traits), `stand_in` (the model), `loop_scenarios`, and the two hosts
 //! `in_memory` (the page) and `native` (the `practice` command).
@@ -16,6 +17,8 @@ pub mod lesson;
 pub mod loop_scenarios;
 mod messages;
 pub mod native;
+pub mod run;
+pub mod scenarios;
 pub mod source;
 pub mod stand_in;
 pub mod trace;

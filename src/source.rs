@@ -2,28 +2,62 @@
 
 use serde::Serialize;
 
+use tsify::Tsify;
+
+use crate::entries::{run_prepare, run_validate, run_write};
 use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
 
-/// The files whose functions the page shows, as compiled (paths from the repository root).
-const FILES: [(&str, &str); 2] =
-    [("src/lesson.rs", include_str!("lesson.rs")), ("src/entries.rs", include_str!("entries.rs"))];
+const LESSON: (&str, &str) = ("src/lesson.rs", include_str!("lesson.rs"));
+const ENTRIES: (&str, &str) = ("src/entries.rs", include_str!("entries.rs"));
 
-/// The lines of each traced function that hold a step (from `#[traced]`).
-const STEP_LINES: [(&str, &[u32]); 4] = [
-    ("validate_todos", validate_todos::STEP_LINES),
-    ("write_todos", write_todos::STEP_LINES),
-    ("format_todos", format_todos::STEP_LINES),
-    ("prepare_messages", prepare_messages::STEP_LINES),
+/// A function the page can list: its file (path from the repository root, and the text compiled),
+/// its first and last line as the compiler spans them, and the lines that hold a step.
+struct Listed {
+    symbol: &'static str,
+    file: (&'static str, &'static str),
+    lines: (u32, u32),
+    steps: &'static [u32],
+}
+
+/// Every function the page lists: the traced ones (`#[traced]`) and the call entries (`#[listed]`).
+const LISTED: [Listed; 7] = [
+    Listed {
+        symbol: "validate_todos",
+        file: LESSON,
+        lines: validate_todos::LINES,
+        steps: validate_todos::STEP_LINES,
+    },
+    Listed {
+        symbol: "write_todos",
+        file: LESSON,
+        lines: write_todos::LINES,
+        steps: write_todos::STEP_LINES,
+    },
+    Listed {
+        symbol: "format_todos",
+        file: LESSON,
+        lines: format_todos::LINES,
+        steps: format_todos::STEP_LINES,
+    },
+    Listed {
+        symbol: "prepare_messages",
+        file: LESSON,
+        lines: prepare_messages::LINES,
+        steps: prepare_messages::STEP_LINES,
+    },
+    Listed { symbol: "run_validate", file: ENTRIES, lines: run_validate::LINES, steps: &[] },
+    Listed { symbol: "run_write", file: ENTRIES, lines: run_write::LINES, steps: &[] },
+    Listed { symbol: "run_prepare", file: ENTRIES, lines: run_prepare::LINES, steps: &[] },
 ];
 
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Listing {
     pub symbol: String,
     pub file: &'static str,
     pub lines: Vec<SourceLine>,
 }
 
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
 pub struct SourceLine {
     /// The line's number in `file`, 1-based.
     pub no: u32,
@@ -32,30 +66,19 @@ pub struct SourceLine {
     pub step: bool,
 }
 
-/// The lines of `fn symbol`, from its `fn` line to its closing brace. Attributes and doc comments
-/// above it (where `#[traced]` sits) are left out; they are not part of what the reader steps through.
+/// The lines of `fn symbol`, from its `fn` line to its closing brace, as the compiler spans the
+/// function. Attributes and doc comments above it (where `#[traced]` sits) are left out; they are
+/// not part of what the reader steps through.
 pub fn source(symbol: &str) -> Option<Listing> {
-    if symbol.is_empty() || !symbol.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return None;
-    }
-    let head = format!("fn {symbol}(");
-    let steps =
-        STEP_LINES.iter().find(|(name, _)| *name == symbol).map_or(&[][..], |(_, lines)| lines);
-    FILES.iter().find_map(|&(file, text)| {
-        let lines: Vec<&'static str> = text.lines().collect();
-        let start = lines
-            .iter()
-            .position(|line| line.strip_prefix("pub ").unwrap_or(line).starts_with(&head))?;
-        let end = start + lines[start..].iter().position(|line| *line == "}")?;
-        Some(Listing {
-            symbol: symbol.to_string(),
-            file,
-            lines: (start..=end)
-                .map(|i| {
-                    let no = i as u32 + 1;
-                    SourceLine { no, text: lines[i], step: steps.contains(&no) }
-                })
-                .collect(),
-        })
+    let listed = LISTED.iter().find(|listed| listed.symbol == symbol)?;
+    let ((file, text), (first, last)) = (listed.file, listed.lines);
+    let lines = text.lines().enumerate().map(|(i, text)| (i as u32 + 1, text));
+    Some(Listing {
+        symbol: symbol.to_string(),
+        file,
+        lines: lines
+            .filter(|(no, _)| (first..=last).contains(no))
+            .map(|(no, text)| SourceLine { no, text, step: listed.steps.contains(&no) })
+            .collect(),
     })
 }

@@ -2,80 +2,199 @@
 //!
 //! Recording is per thread and off unless [`record`] is running, so the lesson functions behave
 //! as plain functions everywhere else (the probes only check a flag).
+//!
+//! A trace stores each distinct value once, in `values`, and a step refers to values by index:
+//! a step that changes nothing about a local costs an index, not a copy. A probe serializes a
+//! binding again only when the statement just run (or a loop's header) mentions it, so the cost of
+//! a step does not grow with the size of the data. Everything the page shows about a step (its
+//! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Mutex;
+use tsify::Tsify;
 
 use crate::lesson::{Lang, TodoError};
 
-/// A recorded value as JSON text. Shared: a value that did not change since the step before is
-/// the same allocation, not a copy (most locals do not change from one step to the next).
-pub type Json = Rc<RawValue>;
+/// A value as JSON text.
+pub type Json = Box<RawValue>;
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
 pub const MAX_STEPS: usize = 10_000;
 
 /// One pause of the debugger: where execution is and what it can see.
-///
-/// Values are kept as JSON text ([`Json`]), written once when recorded: the trace crosses to JS
-/// as JSON text anyway, and building a `Value` tree per local per step was most of a trace's time
-/// and code.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug, PartialEq, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
-    pub symbol: &'static str,
-    pub line: u32,
-    #[serde(flatten)]
     pub event: Event,
-    /// Symbols of the active frames, outermost first.
-    pub stack: Vec<&'static str>,
-    pub locals: Vec<Local>,
-    /// Host-owned data: always `items`; for prepare also `messages`.
-    pub state: Json,
-    /// How many lines of the trace's output had been printed before this step.
+    /// For `return`: the value returned, an index into [`Recording::values`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub value: Option<u32>,
+    /// For `error`: the error returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub error: Option<ErrorInfo>,
+    /// The active calls, outermost first; the last is where execution is. A caller's line is the
+    /// line of its call.
+    pub frames: Vec<FrameAt>,
+    /// The current call's locals: an index into [`Recording::scopes`].
+    pub scope: u32,
+    /// One per local of the scope: an index into [`Recording::values`], or `None` once moved away.
+    pub values: Vec<Option<u32>>,
+    /// One mark per local against the same call's previous step (all `.` at a call's first step):
+    /// `.` unchanged, `+` new, `~` changed, `m` moved away here.
+    pub changes: String,
+    /// The host's data: an index into [`Recording::hosts`].
+    pub host: u32,
+    /// The line this call ran just before this step; absent at a call's first step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub ran: Option<u32>,
+    /// How many lines of the output had been printed before this step; absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[tsify(optional)]
     pub output_lines: usize,
 }
 
-/// What kind of pause a step is; `event` is the tag JS switches on.
-#[derive(Serialize, Clone, Debug)]
-#[serde(tag = "event", rename_all = "lowercase")]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One active call at a step.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+pub struct FrameAt {
+    pub symbol: &'static str,
+    pub line: u32,
+}
+
+/// What kind of pause a step is.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "lowercase")]
 pub enum Event {
     /// The first statement of a function, about to run.
     Call,
     /// Any later statement, about to run.
     Line,
-    /// The function has returned `value`; `line` is the last line it ran.
-    Return { value: Json },
-    /// The function has returned an error; `line` is the last line it ran.
-    Error { error: ErrorInfo },
+    /// The function has returned the step's `value`; its line is the last it ran.
+    Return,
+    /// The function has returned the step's `error`; its line is the last it ran.
+    Error,
     /// The step limit was reached; nothing after this was recorded.
     Truncated,
 }
 
+/// How a call ended, for its last step.
+enum Ending {
+    Value(u32),
+    Failed(ErrorInfo),
+}
+
 /// An error as the page shows it: a stable code and a message in the trace's language.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Tsify)]
 pub struct ErrorInfo {
     pub code: &'static str,
     pub message: String,
     /// For input that failed to parse: where, 1-based.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub column: Option<u32>,
 }
 
-/// A local binding as the locals pane shows it.
-#[derive(Serialize, Clone, Debug)]
-pub struct Local {
+/// A local binding as the locals pane names it.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash, Tsify)]
+pub struct Binding {
     pub name: &'static str,
     #[serde(rename = "type")]
     pub ty: &'static str,
-    /// `null` once the binding was moved out.
-    pub value: Json,
-    pub moved: bool,
+}
+
+/// One host field at a step: its entries (indices into `values`), and a mark per entry against
+/// the previous step: `.` same, `+` new, `~` changed, `-` removed (removed entries come last).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash, Tsify)]
+pub struct HostField {
+    pub field: &'static str,
+    pub entries: Vec<u32>,
+    pub changes: String,
+}
+
+/// The host's data at a step, one entry per field in the figure's order.
+pub type HostView = Vec<HostField>;
+
+/// Everything one recording collects. Steps refer to the four tables by index.
+#[derive(Serialize, Debug, Default, Tsify)]
+pub struct Recording {
+    /// Every distinct value, once, as JSON.
+    #[tsify(type = "unknown[]")]
+    pub values: Vec<Json>,
+    pub bindings: Vec<Binding>,
+    /// Each a list of bindings (indices into `bindings`) in declaration order.
+    pub scopes: Vec<Vec<u32>>,
+    #[tsify(type = "HostField[][]")]
+    pub hosts: Vec<HostView>,
+    pub steps: Vec<Step>,
+    pub output: Vec<String>,
+}
+
+/// A local at a step, resolved from the tables (for Rust callers; JS does the same in a line).
+#[derive(Debug, Clone, Copy)]
+pub struct LocalAt<'a> {
+    pub name: &'static str,
+    pub ty: &'static str,
+    /// `None` once moved away.
+    pub value: Option<&'a RawValue>,
+    pub change: char,
+}
+
+impl Step {
+    /// The function this step is in.
+    pub fn symbol(&self) -> &'static str {
+        self.frames.last().map_or("", |f| f.symbol)
+    }
+
+    /// The line this step is at: about to run, or for `return` and `error` the last one run.
+    pub fn line(&self) -> u32 {
+        self.frames.last().map_or(0, |f| f.line)
+    }
+}
+
+impl Recording {
+    pub fn value(&self, index: u32) -> &RawValue {
+        &self.values[index as usize]
+    }
+
+    /// The current call's locals at `step`.
+    pub fn locals<'a>(&'a self, step: &Step) -> Vec<LocalAt<'a>> {
+        let scope = &self.scopes[step.scope as usize];
+        let marks = step.changes.chars();
+        scope
+            .iter()
+            .zip(&step.values)
+            .zip(marks)
+            .map(|((&binding, value), change)| {
+                let Binding { name, ty } = self.bindings[binding as usize];
+                LocalAt { name, ty, value: value.map(|i| self.value(i)), change }
+            })
+            .collect()
+    }
+
+    /// A host field's current entries at `step` (removed ones left out).
+    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&RawValue> {
+        let view = &self.hosts[step.host as usize];
+        let Some(field) = view.iter().find(|f| f.field == field) else { return Vec::new() };
+        let marks = field.changes.chars();
+        field
+            .entries
+            .iter()
+            .zip(marks)
+            .filter(|(_, c)| *c != '-')
+            .map(|(&i, _)| self.value(i))
+            .collect()
+    }
 }
 
 /// A Rust type as a reader wrote it, worked out once per type: a trace asks for the same dozen
@@ -110,32 +229,34 @@ fn short_type_name(full: &str) -> String {
 /// `value` as JSON text (`()` is `null`). Every lesson type serializes to JSON; a failure would
 /// be a bug, shown in the trace rather than hidden.
 pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
-    let raw = serde_json::value::to_raw_value(value)
+    serde_json::value::to_raw_value(value)
         .or_else(|error| serde_json::value::to_raw_value(&format!("<{error}>")))
-        .unwrap_or_default();
-    Rc::from(raw)
+        .unwrap_or_default()
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
-/// makes the [`Local`]s, rather than each probe building them: one call per probe instead of one
-/// per binding keeps the instrumented functions small, and nothing is copied while no one records.
+/// makes the locals, rather than each probe building them: one call per probe instead of one per
+/// binding keeps the instrumented functions small, and nothing is copied while no one records.
 pub trait Snapshot {
-    fn json(&self) -> Json;
-    /// The value's JSON text into `out`, to compare with what an earlier step recorded.
+    /// The value's JSON text into `out`.
     fn write_json(&self, out: &mut Vec<u8>);
+    /// The value's JSON text, to keep. (Written a second time rather than parsing `out` back:
+    /// parsing would bring serde_json's whole reader into the module.)
+    fn json(&self) -> Json;
     /// The type as a reader wrote it.
     fn type_label(&self) -> &'static str;
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
-    fn json(&self) -> Json {
-        raw_json(self)
-    }
-
     fn write_json(&self, out: &mut Vec<u8>) {
         if serde_json::to_writer(&mut *out, self).is_err() {
             out.clear();
+            let _ = serde_json::to_writer(&mut *out, "<not serializable>");
         }
+    }
+
+    fn json(&self) -> Json {
+        raw_json(self)
     }
 
     fn type_label(&self) -> &'static str {
@@ -143,93 +264,217 @@ impl<T: Serialize + ?Sized> Snapshot for T {
     }
 }
 
-/// The host-owned data as named fields (`items`, `messages`), serialized as one JSON object.
-pub type Host = Vec<(&'static str, Json)>;
-
-/// The host's fields, from the values the call entry starts with.
-pub fn host(fields: &[(&'static str, &dyn Snapshot)]) -> Host {
-    fields.iter().map(|&(key, value)| (key, value.json())).collect()
+/// A host-owned list (the plan, the history) as a probe hands it over: entry by entry, so that
+/// an entry that did not change is the same value as before.
+pub trait HostList {
+    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot));
 }
 
-fn host_json(host: &Host) -> Json {
-    struct Fields<'a>(&'a Host);
-    impl Serialize for Fields<'_> {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
-        }
+impl<T: Serialize> HostList for Vec<T> {
+    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().for_each(|entry| visit(entry));
     }
-    raw_json(&Fields(host))
 }
 
-/// Everything one recording collects.
-#[derive(Debug, Default)]
-pub struct Recording {
-    pub steps: Vec<Step>,
-    pub output: Vec<String>,
+impl<T: Serialize> HostList for [T] {
+    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().for_each(|entry| visit(entry));
+    }
+}
+
+/// What `#[traced]` knows about one probe at compile time.
+pub struct Probe {
+    pub line: u32,
+    /// The bindings in scope, in declaration order.
+    pub names: &'static [&'static str],
+    /// The bindings this probe's statement mentions: after it runs, only these may have changed.
+    pub mentions: &'static [&'static str],
+    /// Bindings that may have changed since the call's previous step other than by that step's
+    /// statement (a loop header run again, a jump out of a nested block).
+    pub fresh: &'static [&'static str],
+}
+
+/// Compiles only for a type that is not `Copy`: `#[traced]` calls it where it lists a binding as
+/// moved, so a `Copy` value can never be shown as moved (two impls apply to a `Copy` type, and the
+/// call's type parameter `A` cannot be inferred).
+pub fn not_copy<T: ?Sized + NotCopy<A>, A>(_: &T) {}
+
+#[doc(hidden)]
+pub trait NotCopy<A> {}
+impl<T: ?Sized> NotCopy<()> for T {}
+#[doc(hidden)]
+pub struct IsCopy;
+impl<T: Copy> NotCopy<IsCopy> for T {}
+
+/// How a recording runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// At most this many steps (the last becomes `truncated`).
+    pub limit: usize,
+    /// Serialize every binding at every step instead of only those a statement mentions. Slow;
+    /// tests use it to show that skipping never misses a change.
+    pub every_value: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { limit: MAX_STEPS, every_value: false }
+    }
+}
+
+/// The tables a recording fills, with the indexes that keep each entry unique.
+#[derive(Default)]
+struct Tables {
+    done: Recording,
+    /// (hash of a value's text, its index), sorted: found by binary search.
+    values: Vec<(u64, u32)>,
+    /// Where a value is written to be compared or stored.
+    scratch: Vec<u8>,
+}
+
+impl Tables {
+    /// The index of `value`, stored if it is new.
+    fn value(&mut self, value: &dyn Snapshot) -> u32 {
+        self.scratch.clear();
+        value.write_json(&mut self.scratch);
+        let hash = fnv1a(&self.scratch);
+        let values = &mut self.done.values;
+        let at = self.values.partition_point(|&(known, _)| known < hash);
+        let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
+        for &(_, index) in same {
+            if values[index as usize].get().as_bytes() == self.scratch.as_slice() {
+                return index;
+            }
+        }
+        let index = values.len() as u32;
+        values.push(value.json());
+        self.values.insert(at, (hash, index));
+        index
+    }
+
+    fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
+        let bindings = &mut self.done.bindings;
+        let found = bindings.iter().position(|b| b.name == name && b.ty == ty);
+        found.unwrap_or_else(|| {
+            bindings.push(Binding { name, ty });
+            bindings.len() - 1
+        }) as u32
+    }
+
+    // Scopes and host views are few (one per distinct set of bindings, one per host change):
+    // a search costs less than a hash table's code.
+    fn scope(&mut self, bindings: Vec<u32>) -> u32 {
+        index_of(&mut self.done.scopes, bindings)
+    }
+
+    fn host(&mut self, view: HostView) -> u32 {
+        index_of(&mut self.done.hosts, view)
+    }
+
+    /// The entries of a host list, as value indices.
+    fn entries(&mut self, list: &dyn HostList) -> Vec<u32> {
+        let mut entries = Vec::new();
+        list.each(&mut |entry| entries.push(self.value(entry)));
+        entries
+    }
+}
+
+/// FNV-1a: a few lines, quick on short texts, and spreads JSON texts well enough to find one.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Where `entry` is in `table`, added at the end if it is not there yet.
+fn index_of<T: PartialEq>(table: &mut Vec<T>, entry: T) -> u32 {
+    let found = table.iter().position(|known| *known == entry);
+    found.unwrap_or_else(|| {
+        table.push(entry);
+        table.len() - 1
+    }) as u32
+}
+
+/// A local as the call's previous step left it.
+#[derive(Clone, Copy)]
+struct Slot {
+    name: &'static str,
+    binding: u32,
+    value: Option<u32>,
 }
 
 struct Frame {
     symbol: &'static str,
-    last_line: Option<u32>,
-    /// Where in `done.steps` this frame's latest step is: its locals are the frame's last known ones
-    /// (an index, not a copy, because copying every local at every step was a fifth of a trace's time).
-    last_step: Option<usize>,
+    /// The line of the call's latest step; `None` before its first.
+    line: Option<u32>,
+    /// What the latest step's statement mentions: the bindings that may differ at the next one.
+    mentions: &'static [&'static str],
+    locals: Vec<Slot>,
+    /// The latest step's scope and values, reused by the `return` or `error` step.
+    scope: u32,
+    values: Vec<Option<u32>>,
 }
+
+/// The host's fields as value indices, in the figure's order.
+type Host = Vec<(&'static str, Vec<u32>)>;
 
 struct Recorder {
     /// Only calls of this function (and what it calls) are recorded; the entry's other calls are not.
     target: &'static str,
     lang: Lang,
-    limit: usize,
+    settings: Settings,
     host: Host,
-    /// `host` as JSON text, shared by every step until the host changes.
-    host_json: Json,
+    /// The host as the latest step saw it, and that step's view once nothing changed since.
+    host_before: Host,
+    host_steady: Option<u32>,
     frames: Vec<Frame>,
-    /// Where a probe writes a value to see whether it changed since the frame's last step.
-    scratch: Vec<u8>,
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
-    done: Recording,
+    truncated: bool,
+    tables: Tables,
 }
 
 thread_local! {
     static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
 }
 
-/// Runs `run` while recording every step of `target`, starting from the host snapshot `host`.
+/// Runs `run` while recording every step of `target`, starting from the host's `fields`.
 pub fn record<T>(
     target: &'static str,
     lang: Lang,
-    host: Host,
+    fields: &[(&'static str, &dyn HostList)],
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
-    record_with_limit(target, lang, host, MAX_STEPS, run)
+    record_with(target, lang, fields, Settings::default(), run)
 }
 
-/// [`record`] with a different step limit (the tests use a small one).
-pub fn record_with_limit<T>(
+/// [`record`] with other [`Settings`].
+pub fn record_with<T>(
     target: &'static str,
     lang: Lang,
-    host: Host,
-    limit: usize,
+    fields: &[(&'static str, &dyn HostList)],
+    settings: Settings,
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
+    let mut tables = Tables::default();
+    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list))).collect();
     let recorder = Recorder {
         target,
         lang,
-        limit: limit.max(1),
-        host_json: host_json(&host),
+        settings: Settings { limit: settings.limit.max(1), ..settings },
+        host_before: host.clone(),
         host,
+        host_steady: None,
         frames: Vec::new(),
-        scratch: Vec::new(),
         silent: 0,
-        done: Recording::default(),
+        truncated: false,
+        tables,
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
     let value = run();
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
-    (recorder.map(|r| r.done).unwrap_or_default(), value)
+    (recorder.map(|r| r.tables.done).unwrap_or_default(), value)
 }
 
 pub fn recording() -> bool {
@@ -242,7 +487,7 @@ fn with<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
 
 /// Prints lines to the trace's output (the figure's output pane); each `\n` starts a new line.
 pub fn say(text: impl AsRef<str>) {
-    with(|r| r.done.output.extend(text.as_ref().split('\n').map(str::to_owned)));
+    with(|r| r.tables.done.output.extend(text.as_ref().split('\n').map(str::to_owned)));
 }
 
 /// Marks a traced function's frame; dropping it leaves the frame, whichever way the call ends.
@@ -268,7 +513,14 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
             r.silent += 1;
             false
         } else {
-            r.frames.push(Frame { symbol, last_line: None, last_step: None });
+            r.frames.push(Frame {
+                symbol,
+                line: None,
+                mentions: &[],
+                locals: Vec::new(),
+                scope: 0,
+                values: Vec::new(),
+            });
             true
         }
     });
@@ -277,137 +529,225 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 
 /// The probe before a statement: records a `call` step for a frame's first statement, else `line`.
 ///
-/// `names[i]` goes with `values[i]`, the locals in scope; `None` is a binding that was moved
-/// away. The names are a constant per probe, so a probe only lays out the values: that keeps the
-/// instrumented functions (and the module) small. `host` are the host fields the function can see
-/// (`#[traced(host(items = state.items))]`), each replacing the field of that name.
+/// `values[i]` goes with `probe.names[i]`; `None` is a binding that was moved away. `host` are the
+/// host fields the function can reach (`#[traced(host(items = state.items))]`): the field's name,
+/// the binding it is reached through, and the list.
 pub fn step(
-    line: u32,
-    names: &'static [&'static str],
+    probe: &'static Probe,
     values: &[Option<&dyn Snapshot>],
-    host: &[(&'static str, &dyn Snapshot)],
+    host: &[(&'static str, &'static str, &dyn HostList)],
 ) {
     with(|r| {
-        if r.silent > 0 {
+        if r.silent > 0 || r.truncated {
             return;
         }
-        if !host.is_empty() {
-            for &(key, value) in host {
-                r.set_host(key, value.json());
-            }
-            r.host_json = host_json(&r.host);
-        }
-        let Some(frame) = r.frames.last_mut() else {
-            return;
-        };
-        let event = if frame.last_line.is_none() { Event::Call } else { Event::Line };
-        frame.last_line = Some(line);
-        let before: &[Local] = frame.last_step.map_or(&[], |i| &r.done.steps[i].locals);
-        let locals = names
-            .iter()
-            .zip(values)
-            .map(|(&name, value)| {
-                let earlier = before.iter().find(|b| b.name == name);
-                match value {
-                    Some(value) => Local {
-                        name,
-                        ty: value.type_label(),
-                        value: unchanged_or_new(&mut r.scratch, *value, earlier),
-                        moved: false,
-                    },
-                    // Moved away: no value any more, but the type it had.
-                    None => Local {
-                        name,
-                        ty: earlier.map_or("", |b| b.ty),
-                        value: raw_json(&()),
-                        moved: true,
-                    },
-                }
-            })
-            .collect();
-        if r.push(line, event, locals) {
-            let last = r.done.steps.len() - 1;
-            if let Some(frame) = r.frames.last_mut() {
-                frame.last_step = Some(last);
-            }
-        }
-    });
-}
+        let Some(frame) = r.frames.last_mut() else { return };
+        let first = frame.line.is_none();
+        let every = r.settings.every_value || first;
+        let may_differ =
+            |name: &str| every || frame.mentions.contains(&name) || probe.fresh.contains(&name);
+        let tables = &mut r.tables;
 
-/// `value` as JSON, sharing `earlier`'s text when the value has not changed.
-fn unchanged_or_new(scratch: &mut Vec<u8>, value: &dyn Snapshot, earlier: Option<&Local>) -> Json {
-    scratch.clear();
-    value.write_json(scratch);
-    match earlier {
-        Some(earlier) if !earlier.moved && earlier.value.get().as_bytes() == scratch.as_slice() => {
-            earlier.value.clone()
+        for &(key, root, list) in host {
+            if may_differ(root) {
+                let entries = tables.entries(list);
+                match r.host.iter_mut().find(|(known, _)| *known == key) {
+                    Some(field) => field.1 = entries,
+                    None => r.host.push((key, entries)),
+                }
+            }
         }
-        _ => value.json(),
-    }
+
+        let mut locals = Vec::with_capacity(probe.names.len());
+        let mut changes = String::with_capacity(probe.names.len());
+        for (&name, value) in probe.names.iter().zip(values) {
+            let earlier = frame.locals.iter().find(|slot| slot.name == name).copied();
+            let (slot, change) = match (value, earlier) {
+                // Moved away: no value any more, but the binding (and type) it had.
+                (None, Some(before)) => {
+                    let change = if before.value.is_some() { 'm' } else { '.' };
+                    (Slot { value: None, ..before }, change)
+                }
+                (None, None) => {
+                    (Slot { name, binding: tables.binding(name, ""), value: None }, 'm')
+                }
+                (Some(_), Some(before)) if before.value.is_some() && !may_differ(name) => {
+                    (before, '.')
+                }
+                (Some(value), before) => {
+                    let slot = Slot {
+                        name,
+                        binding: tables.binding(name, value.type_label()),
+                        value: Some(tables.value(*value)),
+                    };
+                    let change = match before {
+                        None => '+',
+                        Some(before) if before.binding != slot.binding => '+',
+                        Some(before) if before.value != slot.value => '~',
+                        Some(_) => '.',
+                    };
+                    (slot, change)
+                }
+            };
+            locals.push(slot);
+            changes.push(if first { '.' } else { change });
+        }
+
+        let scope = tables.scope(locals.iter().map(|slot| slot.binding).collect());
+        let values: Vec<Option<u32>> = locals.iter().map(|slot| slot.value).collect();
+        let ran = frame.line;
+        frame.line = Some(probe.line);
+        frame.mentions = probe.mentions;
+        frame.locals = locals;
+        frame.scope = scope;
+        frame.values = values.clone();
+        r.push(None, scope, values, changes, ran);
+    });
 }
 
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
-    let event = |lang| match result {
-        Ok(value) => Event::Return { value: raw_json(value) },
-        Err(error) => Event::Error { error: error.info(lang) },
-    };
-    leave_with(frame, event);
+    leave_with(frame, |tables, lang| match result {
+        Ok(value) => Ending::Value(tables.value(value)),
+        Err(error) => Ending::Failed(error.info(lang)),
+    });
 }
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |_| Event::Return { value: raw_json(value) });
+    leave_with(frame, |tables, _| Ending::Value(tables.value(value)));
 }
 
-fn leave_with(frame: FrameGuard, event: impl FnOnce(Lang) -> Event) {
+fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Ending) {
     if frame.recorded {
         with(|r| {
+            if r.truncated {
+                return;
+            }
             let Some(top) = r.frames.last() else { return };
-            let Some(line) = top.last_line else { return };
-            let locals = top.last_step.map(|i| r.done.steps[i].locals.clone()).unwrap_or_default();
-            let event = event(r.lang);
-            r.push(line, event, locals);
+            let Some(line) = top.line else { return };
+            let (scope, values) = (top.scope, top.values.clone());
+            let changes = ".".repeat(values.len());
+            let ending = Some(ending(&mut r.tables, r.lang));
+            r.push(ending, scope, values, changes, Some(line));
         });
     }
     drop(frame);
 }
 
 impl Recorder {
-    /// A host field as a probe saw it replaces the field of that name.
-    fn set_host(&mut self, key: &'static str, value: Json) {
-        match self.host.iter_mut().find(|(known, _)| *known == key) {
-            Some(field) => field.1 = value,
-            None => self.host.push((key, value)),
+    /// The host's view for the step being recorded: marked against the step before.
+    fn host_view(&mut self) -> u32 {
+        if self.host == self.host_before {
+            if let Some(steady) = self.host_steady {
+                return steady;
+            }
+            let steady = self.tables.host(mark_host(&self.host, &self.host));
+            self.host_steady = Some(steady);
+            return steady;
         }
+        let view = self.tables.host(mark_host(&self.host_before, &self.host));
+        self.host_before = self.host.clone();
+        self.host_steady = None;
+        view
     }
 
-    /// Records a step; false when nothing was recorded (the trace was already truncated).
-    fn push(&mut self, line: u32, event: Event, locals: Vec<Local>) -> bool {
-        let steps = &mut self.done.steps;
-        if matches!(steps.last(), Some(Step { event: Event::Truncated, .. })) {
-            return false;
-        }
-        let event = if steps.len() + 1 >= self.limit { Event::Truncated } else { event };
-        let Some(top) = self.frames.last() else {
-            return false;
+    /// Records a step at the top frame's line: the call's end, or with `None` a statement about
+    /// to run (the call's first if it has run none).
+    fn push(
+        &mut self,
+        ending: Option<Ending>,
+        scope: u32,
+        values: Vec<Option<u32>>,
+        changes: String,
+        ran: Option<u32>,
+    ) {
+        let at_limit = self.tables.done.steps.len() + 1 >= self.settings.limit;
+        let (event, value, error) = match ending {
+            _ if at_limit => (Event::Truncated, None, None),
+            None if ran.is_none() => (Event::Call, None, None),
+            None => (Event::Line, None, None),
+            Some(Ending::Value(value)) => (Event::Return, Some(value), None),
+            Some(Ending::Failed(error)) => (Event::Error, None, Some(error)),
         };
-        steps.push(Step {
-            symbol: top.symbol,
-            line,
+        self.truncated = at_limit;
+        let host = self.host_view();
+        let frames = self
+            .frames
+            .iter()
+            .map(|f| FrameAt { symbol: f.symbol, line: f.line.unwrap_or(0) })
+            .collect();
+        let done = &mut self.tables.done;
+        done.steps.push(Step {
             event,
-            stack: self.frames.iter().map(|f| f.symbol).collect(),
-            locals,
-            state: self.host_json.clone(),
-            output_lines: self.done.output.len(),
+            value,
+            error,
+            frames,
+            scope,
+            values,
+            changes,
+            host,
+            ran,
+            output_lines: done.output.len(),
         });
-        true
     }
+}
+
+/// Each field of `now`, its entries marked against `before`; removed entries are appended.
+fn mark_host(before: &Host, now: &Host) -> HostView {
+    now.iter()
+        .map(|(field, entries)| {
+            let old: &[u32] = before.iter().find(|(f, _)| f == field).map_or(&[], |(_, e)| e);
+            let mut changes: String = entries
+                .iter()
+                .enumerate()
+                .map(|(i, entry)| match old.get(i) {
+                    None => '+',
+                    Some(was) if was != entry => '~',
+                    Some(_) => '.',
+                })
+                .collect();
+            let mut entries = entries.clone();
+            for &gone in old.iter().skip(entries.len()) {
+                entries.push(gone);
+                changes.push('-');
+            }
+            HostField { field, entries, changes }
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::short_type_name;
+    use super::{record, short_type_name};
+    use crate::lesson::Lang;
+    use todo_trace_macros::traced;
+
+    /// `let b = a;` moves `a` only when `a` is not `Copy`: a shared reference and a number stay.
+    #[traced]
+    fn copies_and_moves(text: &str, count: usize) -> usize {
+        let seen = text;
+        let more = count;
+        let words = vec![text];
+        let kept = words;
+        seen.len() + more + kept.len()
+    }
+
+    #[test]
+    fn only_a_real_move_is_shown_as_moved() {
+        let (recording, total) =
+            record("copies_and_moves", Lang::En, &[], || copies_and_moves("ab", 1));
+        assert_eq!(total, 4);
+        let last = recording.steps.last().unwrap();
+        let locals = recording.locals(last);
+        let moved: Vec<&str> =
+            locals.iter().filter(|l| l.value.is_none()).map(|l| l.name).collect();
+        assert_eq!(moved, ["words"]);
+        assert!(locals
+            .iter()
+            .any(|l| l.name == "text" && l.value.map(|v| v.get()) == Some("\"ab\"")));
+        assert!(locals.iter().any(|l| l.name == "count" && l.value.map(|v| v.get()) == Some("1")));
+    }
 
     #[test]
     fn type_names_lose_their_paths() {

@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tsify::Tsify;
 
 /// One plan item, after validation.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
 pub struct Todo {
     pub id: String,
     pub content: String,
@@ -12,19 +13,19 @@ pub struct Todo {
 }
 
 /// What the host owns between model calls: the current plan.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, Default, PartialEq, Eq)]
 pub struct State {
     pub items: Vec<Todo>,
 }
 
 /// One message of the conversation history.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Message {
     pub role: Role,
     pub content: Content,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -32,19 +33,20 @@ pub enum Role {
 }
 
 /// A message is either plain text or a list of tool blocks.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum Content {
     Text(String),
     Blocks(Vec<Block>),
 }
 
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     ToolUse {
         id: String,
         name: String,
+        #[tsify(type = "unknown")]
         input: Value,
     },
     ToolResult {
@@ -59,7 +61,7 @@ pub enum Block {
 }
 
 /// The language of every text the lesson prints.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     Zh,

@@ -4,31 +4,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::figures::{self, ApiError, FIGURES};
-use crate::source;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
-export type Lang = "zh" | "en";
-export interface Figure { id: string; symbol: string; file: string; entry: string }
-export interface Scenario { id: string; label: string; hint: string; isDefault: boolean }
-export interface SourceLine { no: number; text: string; step: boolean }
-export interface Listing { symbol: string; file: string; lines: SourceLine[] }
-export interface Local { name: string; type: string; value: unknown; moved: boolean }
-export interface ErrorInfo { code: string; message: string; line?: number; column?: number }
-export type Step = {
-  symbol: string; line: number; stack: string[]; locals: Local[];
-  state: { items: unknown[]; messages?: unknown[] }; outputLines: number;
-} & (
-  | { event: "call" | "line" | "truncated" }
-  | { event: "return"; value: unknown }
-  | { event: "error"; error: ErrorInfo }
-);
-export type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
-export interface Trace {
-  figure: string; scenario: string; input: unknown;
-  steps: Step[]; output: string[]; result: Outcome;
-}
-"#;
+use crate::{run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
@@ -50,7 +26,7 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The three figures, in the lesson's order.
+/// The figures, in the lesson's order.
 #[wasm_bindgen(unchecked_return_type = "Figure[]")]
 pub fn figures() -> Result<JsValue, js_sys::Error> {
     to_js(&FIGURES)
@@ -81,17 +57,17 @@ pub fn trace(
     #[wasm_bindgen(js_name = scenarioId)] scenario_id: &str,
     #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
 ) -> Result<JsValue, js_sys::Error> {
-    to_js(&figures::trace(figure_id, scenario_id, figures::parse_lang(lang)?)?)
+    to_js(&run::trace(figure_id, scenario_id, figures::parse_lang(lang)?)?)
 }
 
-/// Runs a figure on the reader's own text (JSON or a Python literal): the submitted items for
-/// validate and write, the host plan for prepare. Text that does not parse, or is over a limit,
-/// gives a trace whose result is the coded error, with no steps; it never throws for that.
+/// Runs a figure on the reader's own text (JSON or a Python literal), which replaces the part of the
+/// data the figure `edits`. Text that does not parse, or is over a limit, gives a trace that did not
+/// run (`ran: false`) whose result is the coded error; it never throws for that.
 #[wasm_bindgen(js_name = "traceInput", unchecked_return_type = "Trace")]
 pub fn trace_input(
     #[wasm_bindgen(js_name = figureId)] figure_id: &str,
     text: &str,
     #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
 ) -> Result<JsValue, js_sys::Error> {
-    to_js(&figures::trace_input(figure_id, text, figures::parse_lang(lang)?)?)
+    to_js(&run::trace_input(figure_id, text, figures::parse_lang(lang)?)?)
 }

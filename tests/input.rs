@@ -2,7 +2,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
-use todo_trace::figures::{self, trace_input, ApiError, Trace};
+use todo_trace::figures::ApiError;
+use todo_trace::run::{self, trace_input, Trace};
+
+mod support;
 use todo_trace::input::{
     parse, Expected, InputError, Position, Problem, MAX_DEPTH, MAX_INPUT_BYTES,
 };
@@ -13,11 +16,6 @@ fn parse_error(text: &str) -> (Position, Problem) {
         Err(InputError::Parse { at, problem }) => (at, problem),
         other => panic!("expected a parse error for {text:?}, got {other:?}"),
     }
-}
-
-/// The host state a step saw.
-fn host(step: &todo_trace::trace::Step) -> Value {
-    serde_json::from_str(step.state.get()).unwrap()
 }
 
 fn at(line: u32, column: u32) -> Position {
@@ -285,24 +283,24 @@ fn error_of(trace: &Trace) -> (&'static str, Option<u32>, Option<u32>) {
 fn trace_input_runs_validate_and_write_on_the_submitted_items() {
     let text = "[{'id': ' a ', 'content': '写代码', 'status': 'in_progress'}]";
     let trace = trace_input("validate", text, Lang::Zh).unwrap();
-    assert_eq!((trace.figure, trace.scenario.as_str()), ("validate", "input"));
+    assert_eq!((trace.figure.name(), trace.scenario.as_str()), ("validate", "input"));
     assert!(trace.result.ok);
     assert_eq!(
         trace.result.value.as_ref().map(|v| v.get()),
         Some(r#"[{"id":"a","content":"写代码","status":"in_progress"}]"#)
     );
-    assert_eq!(trace.input.items, parse(text).unwrap());
-    assert!(!trace.steps.is_empty());
+    assert_eq!(trace.data.items, parse(text).unwrap());
+    assert!(!trace.recording.steps.is_empty());
 
     let trace = trace_input("write", text, Lang::En).unwrap();
     assert!(trace.result.ok);
-    let last = trace.steps.last().unwrap();
+    let last = trace.recording.steps.last().unwrap();
     assert_eq!(
-        host(last)["items"],
+        support::host(&trace, last)["items"],
         json!([{"id": "a", "content": "写代码", "status": "in_progress"}])
     );
     // The host plan it replaced is the default scenario's.
-    assert_eq!(trace.input.state, figures::setup("replace", Lang::En).state);
+    assert_eq!(trace.data.state, support::data("write", "replace", Lang::En).state);
 }
 
 #[test]
@@ -311,9 +309,12 @@ fn trace_input_reports_lesson_errors_from_the_lesson_functions() {
         trace_input("write", r#"[{"id": "1", "content": "x", "status": "done"}]"#, Lang::En)
             .unwrap();
     assert_eq!(error_of(&trace), ("unknown_status", None, None));
-    assert!(!trace.steps.is_empty());
-    let last = trace.steps.last().unwrap();
-    assert_eq!(host(last)["items"], json!(figures::setup("replace", Lang::En).state.items));
+    assert!(!trace.recording.steps.is_empty());
+    let last = trace.recording.steps.last().unwrap();
+    assert_eq!(
+        support::host(&trace, last)["items"],
+        json!(support::data("write", "replace", Lang::En).state.items)
+    );
     let trace = trace_input("validate", "{}", Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "not_a_list");
 }
@@ -331,7 +332,7 @@ fn bad_text_gives_a_coded_error_and_no_steps() {
             assert_eq!(trace.scenario, "input");
             let (found, found_line, _) = error_of(&trace);
             assert_eq!((found, found_line), (code, line), "{figure} {text:.20}");
-            assert!(trace.steps.is_empty() && trace.output.is_empty());
+            assert!(trace.recording.steps.is_empty() && trace.recording.output.is_empty());
             let message = &trace.result.error.as_ref().unwrap().message;
             assert!(!message.is_empty());
         }
@@ -348,21 +349,21 @@ fn prepare_takes_the_text_as_the_host_plan_validated_first() {
     .unwrap();
     assert!(trace.result.ok);
     // The host stores the normalized plan, and the prepared message carries it.
-    assert_eq!(trace.input.state.items[0].id, "1");
-    assert_eq!(trace.input.state.items[0].content, "Ship it");
-    assert!(trace.output.iter().any(|line| line == "1 [completed] Ship it"));
+    assert_eq!(trace.data.state.items[0].id, "1");
+    assert_eq!(trace.data.state.items[0].content, "Ship it");
+    assert!(trace.recording.output.iter().any(|line| line == "1 [completed] Ship it"));
 
     let invalid = r#"[{"id": "1", "content": "a", "status": "in_progress"},
                       {"id": "2", "content": "b", "status": "in_progress"}]"#;
     let trace = trace_input("prepare", invalid, Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "too_many_active");
-    assert!(trace.steps.is_empty());
-    assert!(trace.input.state.items.is_empty());
+    assert!(trace.recording.steps.is_empty());
+    assert!(trace.data.state.items.is_empty());
     let trace = trace_input("prepare", "[1]", Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "bad_shape");
     let trace = trace_input("prepare", "[]", Lang::Zh).unwrap();
     assert!(trace.result.ok);
-    assert!(trace.output.iter().any(|line| line == "（清单为空）"));
+    assert!(trace.recording.output.iter().any(|line| line == "（清单为空）"));
 }
 
 #[test]
@@ -374,21 +375,21 @@ fn unknown_figures_are_api_errors() {
 #[test]
 fn a_trace_of_the_default_data_matches_its_scenario() {
     // Typing the default scenario's items back in gives the default scenario's steps.
-    let json = |t: &Trace| serde_json::to_string(&t.steps).unwrap();
+    let json = |t: &Trace| serde_json::to_string(&t.recording).unwrap();
     for (figure, scenario) in [("validate", "valid"), ("write", "replace")] {
-        let setup = figures::setup(scenario, Lang::Zh);
+        let setup = support::data(figure, scenario, Lang::Zh);
         let text = serde_json::to_string(&setup.items).unwrap();
         let mine = trace_input(figure, &text, Lang::Zh).unwrap();
-        let theirs = figures::trace(figure, scenario, Lang::Zh).unwrap();
+        let theirs = run::trace(figure, scenario, Lang::Zh).unwrap();
         assert_eq!(json(&mine), json(&theirs));
-        assert_eq!(mine.output, theirs.output);
+        assert_eq!(mine.recording.output, theirs.recording.output);
         let result = |t: &Trace| serde_json::to_string(&t.result).unwrap();
         assert_eq!(result(&mine), result(&theirs));
     }
-    let setup = figures::setup("pending", Lang::En);
+    let setup = support::data("prepare", "pending", Lang::En);
     let text = serde_json::to_string(&setup.state.items).unwrap();
     let mine = trace_input("prepare", &text, Lang::En).unwrap();
-    assert_eq!(json(&mine), json(&figures::trace("prepare", "pending", Lang::En).unwrap()));
+    assert_eq!(json(&mine), json(&run::trace("prepare", "pending", Lang::En).unwrap()));
 }
 
 #[test]
@@ -408,5 +409,5 @@ fn value_only_input_serializes() {
     // Every parsed value reaches the page: the trace turns into JSON without error.
     let trace = trace_input("validate", "[1.5, -3, 'x', None, {'k': [True]}]", Lang::En).unwrap();
     let json: Value = serde_json::to_value(&trace).unwrap();
-    assert_eq!(json["input"]["items"], json!([1.5, -3, "x", null, {"k": [true]}]));
+    assert_eq!(json["data"]["items"], json!([1.5, -3, "x", null, {"k": [true]}]));
 }

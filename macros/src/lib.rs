@@ -3,16 +3,26 @@
 //! The lesson functions are shown to the reader exactly as written, so the probes cannot live in
 //! the source. This attribute rewrites the function at compile time instead:
 //!
-//! - before each statement it inserts `crate::trace::step(line!(), names, values, host)`, where `line!()`
-//!   carries the statement's own span, so the recorded line is the statement's real line;
+//! - before each statement it inserts a call to `crate::trace::step` with `line!()` spanned to the
+//!   statement (so the recorded line is the statement's real line), the bindings in scope and the
+//!   host fields it can reach;
 //! - `locals` are the bindings in scope at that point (parameters, `let`, `for`, `if let`, match
 //!   arms with a block), read by reference; a binding moved away by a statement of the form
-//!   `place = name;` or `let x = name;` is listed as moved from then on in that block;
+//!   `place = name;` or `let x = name;` is listed as moved from then on in that block, unless its
+//!   declaration shows it is `Copy` (a shared reference, a primitive, a literal). Where the
+//!   declaration does not tell, the probe asserts at compile time that the type is not `Copy`, so
+//!   a wrong "moved" cannot compile;
+//! - each probe also names the bindings its statement mentions, and the bindings a jump may have
+//!   changed (a loop's header, the statement before): the recorder serializes a binding again only
+//!   when the statement just run could have changed it, so a step costs the same however large the
+//!   data is;
 //! - the body runs inside a closure so that every way out (`return`, `?`, the tail) passes one
 //!   epilogue that records the `return` or `error` step.
 //!
 //! Beside the function it puts a module of the same name holding `STEP_LINES`, the lines that
-//! hold a probe: the only lines where a breakpoint can ever pause.
+//! hold a probe (the only lines where a breakpoint can ever pause), and `LINES`, the function's
+//! first and last line as the compiler spans them (what the page lists). `#[listed]` puts only
+//! `LINES` beside a function that is shown but not traced.
 //!
 //! `#[traced(host(items = state.items))]` names host-owned data the function can reach: each probe
 //! where `state` is in scope (and not moved) hands `state.items` to the recorder as the host's
@@ -23,7 +33,7 @@
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as Tokens};
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{
     parse_macro_input, parse_quote, Block, Expr, FnArg, Ident, ItemFn, Pat, ReturnType, Stmt, Type,
@@ -40,6 +50,32 @@ pub fn traced(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }
+}
+
+/// For a function the page lists but does not trace (a call entry): only its `LINES`.
+#[proc_macro_attribute]
+pub fn listed(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if !attr.is_empty() {
+        let error = syn::Error::new(Span::call_site(), "#[listed] takes no arguments");
+        return error.to_compile_error().into();
+    }
+    let func = parse_macro_input!(item as ItemFn);
+    let (vis, ident, lines) = (&func.vis, &func.sig.ident, lines_of(&func));
+    quote! {
+        #func
+        #[doc(hidden)]
+        #vis mod #ident {
+            #lines
+        }
+    }
+    .into()
+}
+
+/// `pub const LINES: (u32, u32)`: the line of `fn` and the line of the closing brace.
+fn lines_of(func: &ItemFn) -> Tokens {
+    let first = quote_spanned!(func.sig.fn_token.span=> line!());
+    let last = quote_spanned!(func.block.brace_token.span.close()=> line!());
+    quote!(pub const LINES: (u32, u32) = (#first, #last);)
 }
 
 /// A host field: its name in the host snapshot, and the expression (rooted in a binding) that holds it.
@@ -88,7 +124,7 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     let mut scope = Scope::default();
     for input in &func.sig.inputs {
         match input {
-            FnArg::Typed(arg) => bind_pattern(&arg.pat, &mut scope),
+            FnArg::Typed(arg) => bind_typed(&arg.pat, Some(&arg.ty), &mut scope),
             FnArg::Receiver(receiver) => {
                 return Err(syn::Error::new(receiver.span(), "#[traced] takes free functions only"))
             }
@@ -100,9 +136,10 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     };
     let name = func.sig.ident.to_string();
     let leave = if returns_result(&ret) { quote!(leave_result) } else { quote!(leave_value) };
+    let lines = lines_of(func);
     let mut probes = Probes { host, spans: Vec::new() };
     let mut body = (*func.block).clone();
-    probes.block(&mut body, scope);
+    probes.block(&mut body, scope, Vec::new());
     let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
     *func.block = parse_quote!({
         let __frame = crate::trace::enter(#name);
@@ -119,6 +156,7 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
         #[doc(hidden)]
         #vis mod #ident {
             pub const STEP_LINES: &[u32] = &[#(#step_lines),*];
+            #lines
         }
     })
 }
@@ -130,29 +168,45 @@ fn returns_result(ty: &Type) -> bool {
 /// The bindings visible at a point, oldest first; a shadowing binding replaces the older one.
 #[derive(Clone, Default)]
 struct Scope {
-    bindings: Vec<(Ident, bool)>,
+    bindings: Vec<Binding>,
+}
+
+#[derive(Clone)]
+struct Binding {
+    name: Ident,
+    moved: bool,
+    /// The declaration shows the type is `Copy`: assigning it elsewhere copies, never moves.
+    copy: bool,
 }
 
 impl Scope {
-    fn bind(&mut self, name: &Ident) {
-        self.bindings.retain(|(known, _)| known != name);
-        self.bindings.push((name.clone(), false));
+    fn bind(&mut self, name: &Ident, copy: bool) {
+        self.bindings.retain(|known| known.name != *name);
+        self.bindings.push(Binding { name: name.clone(), moved: false, copy });
+    }
+
+    fn get(&self, name: &Ident) -> Option<&Binding> {
+        self.bindings.iter().find(|known| known.name == *name)
     }
 
     fn mark_moved(&mut self, name: &Ident) {
-        for (known, moved) in &mut self.bindings {
-            if known == name {
-                *moved = true;
+        for known in &mut self.bindings {
+            if known.name == *name {
+                known.moved = true;
             }
         }
     }
+
+    fn names(&self) -> Vec<String> {
+        self.bindings.iter().map(|b| b.name.to_string()).collect()
+    }
 }
 
-/// Adds every name a pattern binds to the scope.
+/// Adds every name a pattern binds to the scope, types unknown.
 fn bind_pattern(pat: &Pat, scope: &mut Scope) {
     match pat {
         Pat::Ident(p) => {
-            scope.bind(&p.ident);
+            scope.bind(&p.ident, false);
             if let Some((_, sub)) = &p.subpat {
                 bind_pattern(sub, scope);
             }
@@ -162,7 +216,7 @@ fn bind_pattern(pat: &Pat, scope: &mut Scope) {
         Pat::Struct(p) => p.fields.iter().for_each(|f| bind_pattern(&f.pat, scope)),
         Pat::Slice(p) => p.elems.iter().for_each(|e| bind_pattern(e, scope)),
         Pat::Reference(p) => bind_pattern(&p.pat, scope),
-        Pat::Type(p) => bind_pattern(&p.pat, scope),
+        Pat::Type(p) => bind_typed(&p.pat, Some(&p.ty), scope),
         Pat::Paren(p) => bind_pattern(&p.pat, scope),
         Pat::Or(p) => {
             if let Some(first) = p.cases.first() {
@@ -170,6 +224,60 @@ fn bind_pattern(pat: &Pat, scope: &mut Scope) {
             }
         }
         _ => {}
+    }
+}
+
+/// A pattern with a declared type (a parameter, `let x: T`): a plain name of a `Copy` type is known to copy.
+fn bind_typed(pat: &Pat, ty: Option<&Type>, scope: &mut Scope) {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => {
+            scope.bind(&p.ident, ty.is_some_and(is_copy_type));
+        }
+        Pat::Type(p) => bind_typed(&p.pat, Some(&p.ty), scope),
+        _ => bind_pattern(pat, scope),
+    }
+}
+
+/// `&T` and the primitive scalars: types that are `Copy` whatever `T` is.
+fn is_copy_type(ty: &Type) -> bool {
+    const SCALARS: [&str; 15] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "bool", "char", "f64",
+    ];
+    match ty {
+        Type::Reference(r) => r.mutability.is_none(),
+        Type::Path(p) => {
+            p.qself.is_none()
+                && p.path
+                    .get_ident()
+                    .is_some_and(|i| SCALARS.contains(&i.to_string().as_str()) || i == "f32")
+        }
+        Type::Paren(p) => is_copy_type(&p.elem),
+        _ => false,
+    }
+}
+
+/// `let` without a type: a literal or a shared borrow is known to be `Copy`.
+fn is_copy_init(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(lit) => {
+            !matches!(lit.lit, syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_))
+        }
+        Expr::Reference(r) => r.mutability.is_none(),
+        Expr::Paren(p) => is_copy_init(&p.expr),
+        _ => false,
+    }
+}
+
+/// Binds a `let` statement's names, with what its type annotation or initializer shows.
+fn bind_local(local: &syn::Local, scope: &mut Scope) {
+    match (&local.pat, &local.init) {
+        (Pat::Ident(p), Some(init))
+            if p.subpat.is_none() && p.by_ref.is_none() && init.diverge.is_none() =>
+        {
+            scope.bind(&p.ident, is_copy_init(&init.expr));
+        }
+        (pat, _) => bind_typed(pat, None, scope),
     }
 }
 
@@ -187,6 +295,22 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
     }
 }
 
+/// The names of `scope` that appear anywhere in `tokens`: what a statement may read or change.
+fn mentioned(tokens: Tokens, scope: &Scope) -> Vec<String> {
+    fn walk(tokens: Tokens, found: &mut Vec<String>) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => found.push(ident.to_string()),
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), found),
+                _ => {}
+            }
+        }
+    }
+    let mut idents = Vec::new();
+    walk(tokens, &mut idents);
+    scope.names().into_iter().filter(|name| idents.contains(name)).collect()
+}
+
 struct Probes<'a> {
     host: &'a [HostField],
     /// Where each probe went, in source order.
@@ -194,22 +318,31 @@ struct Probes<'a> {
 }
 
 impl Probes<'_> {
-    /// Puts a probe before each statement of `block`, and descends into nested blocks.
-    fn block(&mut self, block: &mut Block, mut scope: Scope) {
+    /// Puts a probe before each statement of `block`, and descends into nested blocks. `entry`
+    /// names what may have changed before the block's first statement other than by the statement
+    /// probed just before it (a loop's header, run again before each pass).
+    fn block(&mut self, block: &mut Block, mut scope: Scope, entry: Vec<String>) {
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
+        let mut fresh = entry;
         for mut stmt in std::mem::take(&mut block.stmts) {
             if matches!(stmt, Stmt::Item(_)) {
                 stmts.push(stmt);
                 continue;
             }
-            stmts.push(self.probe(stmt.span(), &scope));
+            let mentions = mentioned(stmt.to_token_stream(), &scope);
+            let moves = moved_by(&stmt).filter(|name| scope.get(name).is_some_and(|b| !b.copy));
+            let moves = moves.cloned();
+            stmts.push(self.probe(stmt.span(), &scope, &mentions, &fresh, moves.as_ref()));
             self.nested(&mut stmt, &scope);
             if let Stmt::Local(local) = &stmt {
-                bind_pattern(&local.pat, &mut scope);
+                bind_local(local, &mut scope);
             }
-            if let Some(name) = moved_by(&stmt) {
+            if let Some(name) = &moves {
                 scope.mark_moved(name);
             }
+            // The next statement may follow a jump out of this one's nested blocks, from a probe
+            // that did not name everything this statement touched: name it all again.
+            fresh = mentions;
             stmts.push(stmt);
         }
         block.stmts = stmts;
@@ -222,7 +355,7 @@ impl Probes<'_> {
                 if let Some(Expr::Block(else_block)) =
                     local.init.as_mut().and_then(|init| init.diverge.as_mut()).map(|d| &mut *d.1)
                 {
-                    self.block(&mut else_block.block, scope.clone());
+                    self.block(&mut else_block.block, scope.clone(), Vec::new());
                 }
             }
             Stmt::Expr(expr, _) => self.expr(expr, scope),
@@ -232,13 +365,13 @@ impl Probes<'_> {
 
     fn expr(&mut self, expr: &mut Expr, scope: &Scope) {
         match expr {
-            Expr::Block(e) => self.block(&mut e.block, scope.clone()),
+            Expr::Block(e) => self.block(&mut e.block, scope.clone(), Vec::new()),
             Expr::If(e) => {
                 let mut inner = scope.clone();
                 if let Expr::Let(cond) = &*e.cond {
                     bind_pattern(&cond.pat, &mut inner);
                 }
-                self.block(&mut e.then_branch, inner);
+                self.block(&mut e.then_branch, inner, Vec::new());
                 if let Some((_, otherwise)) = &mut e.else_branch {
                     self.expr(otherwise, scope);
                 }
@@ -246,22 +379,27 @@ impl Probes<'_> {
             Expr::ForLoop(e) => {
                 let mut inner = scope.clone();
                 bind_pattern(&e.pat, &mut inner);
-                self.block(&mut e.body, inner);
+                // Each pass rebinds the pattern and advances the iterator.
+                let (pat, iter) = (&e.pat, &e.expr);
+                let entry = mentioned(quote!(#pat #iter), &inner);
+                self.block(&mut e.body, inner, entry);
             }
             Expr::While(e) => {
                 let mut inner = scope.clone();
                 if let Expr::Let(cond) = &*e.cond {
                     bind_pattern(&cond.pat, &mut inner);
                 }
-                self.block(&mut e.body, inner);
+                let cond = &e.cond;
+                let entry = mentioned(quote!(#cond), &inner);
+                self.block(&mut e.body, inner, entry);
             }
-            Expr::Loop(e) => self.block(&mut e.body, scope.clone()),
+            Expr::Loop(e) => self.block(&mut e.body, scope.clone(), Vec::new()),
             Expr::Match(e) => {
                 for arm in &mut e.arms {
                     if let Expr::Block(body) = &mut *arm.body {
                         let mut inner = scope.clone();
                         bind_pattern(&arm.pat, &mut inner);
-                        self.block(&mut body.block, inner);
+                        self.block(&mut body.block, inner, Vec::new());
                     }
                 }
             }
@@ -269,11 +407,19 @@ impl Probes<'_> {
         }
     }
 
-    /// One probe: the statement's line, its visible locals, and the host fields it can reach.
-    fn probe(&mut self, span: Span, scope: &Scope) -> Stmt {
+    /// One probe: the statement's line, its visible locals, what it mentions, and the host fields
+    /// it can reach. `moves` is a binding the statement moves out of: asserted not `Copy`.
+    fn probe(
+        &mut self,
+        span: Span,
+        scope: &Scope,
+        mentions: &[String],
+        fresh: &[String],
+        moves: Option<&Ident>,
+    ) -> Stmt {
         self.spans.push(span);
-        let names = scope.bindings.iter().map(|(name, _)| name.to_string());
-        let values = scope.bindings.iter().map(|(name, moved)| {
+        let names = scope.names();
+        let values = scope.bindings.iter().map(|Binding { name, moved, .. }| {
             if *moved {
                 quote!(::core::option::Option::None)
             } else {
@@ -281,16 +427,28 @@ impl Probes<'_> {
             }
         });
         let reachable = |field: &&HostField| {
-            scope.bindings.iter().any(|(name, moved)| !moved && root(&field.value) == Some(name))
+            scope.bindings.iter().any(|b| !b.moved && root(&field.value) == Some(&b.name))
         };
         let host = self.host.iter().filter(reachable).map(|HostField { key, value }| {
             let key = key.to_string();
-            quote!((#key, &#value as &dyn crate::trace::Snapshot))
+            let root = root(value).map(Ident::to_string);
+            quote!((#key, #root, &#value as &dyn crate::trace::HostList))
         });
+        let not_copy = moves.map(|name| quote!(crate::trace::not_copy(&#name);));
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
-                crate::trace::step(#line, &[#(#names),*], &[#(#values),*], &[#(#host),*]);
+                #not_copy
+                crate::trace::step(
+                    &crate::trace::Probe {
+                        line: #line,
+                        names: &[#(#names),*],
+                        mentions: &[#(#mentions),*],
+                        fresh: &[#(#fresh),*],
+                    },
+                    &[#(#values),*],
+                    &[#(#host),*],
+                );
             }
         }
     }

@@ -1,0 +1,153 @@
+//! Running a figure into a [`Trace`]: a scenario, or the reader's own input.
+
+use serde::Serialize;
+use serde_json::Value;
+use tsify::Tsify;
+
+use crate::entries::{run_prepare, run_validate, run_write, Data};
+use crate::figures::{
+    figure, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
+};
+use crate::input;
+use crate::lesson::{validate_todos, Lang, TodoError};
+use crate::trace::{self, ErrorInfo, HostList, Recording, Settings};
+
+/// A recorded run of one figure, as the page replays it.
+#[derive(Serialize, Tsify, Debug)]
+pub struct Trace {
+    pub figure: FigureId,
+    pub scenario: String,
+    /// False when the reader's input was refused before anything ran: then nothing was recorded.
+    pub ran: bool,
+    /// What the call entry was given.
+    pub data: Data,
+    #[serde(flatten)]
+    pub recording: Recording,
+    pub result: Outcome,
+}
+
+/// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
+#[derive(Serialize, Tsify, Clone, Debug)]
+pub struct Outcome {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "unknown")]
+    pub value: Option<trace::Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub error: Option<ErrorInfo>,
+}
+
+impl Outcome {
+    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
+        match result {
+            Ok(value) => Outcome { ok: true, value: Some(trace::raw_json(&value)), error: None },
+            Err(error) => Outcome::failed(error.info(lang)),
+        }
+    }
+
+    pub fn failed(error: ErrorInfo) -> Outcome {
+        Outcome { ok: false, value: None, error: Some(error) }
+    }
+}
+
+pub fn trace(figure_id: &str, scenario_id: &str, lang: Lang) -> Result<Trace, ApiError> {
+    trace_with(figure_id, scenario_id, lang, Settings::default())
+}
+
+/// [`trace`] with other recording [`Settings`].
+pub fn trace_with(
+    figure_id: &str,
+    scenario_id: &str,
+    lang: Lang,
+    settings: Settings,
+) -> Result<Trace, ApiError> {
+    let figure = figure(figure_id)?;
+    let scenario = scenario_def(figure, scenario_id)?;
+    Ok(run(figure, scenario.id, scenario.data(lang), lang, settings))
+}
+
+/// The `scenario` of a trace made from the reader's own input.
+pub const INPUT_SCENARIO: &str = "input";
+
+/// Runs a figure on the reader's own text, parsed by [`input::parse`] (JSON or a Python literal).
+///
+/// The text replaces the part of the default scenario's data that the figure `edits`. A host plan
+/// must pass `validate_todos` first, since the host only ever stores a valid plan. Text that does
+/// not parse, or a host plan that is not valid, gives a trace with that error as its result that
+/// did not run. Only an unknown figure is an `ApiError`.
+pub fn trace_input(figure_id: &str, text: &str, lang: Lang) -> Result<Trace, ApiError> {
+    trace_input_with(figure_id, text, lang, Settings::default())
+}
+
+/// [`trace_input`] with other recording [`Settings`].
+pub fn trace_input_with(
+    figure_id: &str,
+    text: &str,
+    lang: Lang,
+    settings: Settings,
+) -> Result<Trace, ApiError> {
+    let figure = figure(figure_id)?;
+    let default = scenario_defs(figure).next().expect("every figure has a scenario");
+    let mut data = default.data(lang);
+    let parsed = match input::parse(text) {
+        Ok(value) => value,
+        Err(error) => return Ok(refused(figure, data, error.info(lang))),
+    };
+    match figure.edits {
+        Edits::Plan => match validate_todos(&parsed) {
+            Ok(plan) => data.state.items = plan,
+            Err(error) => return Ok(refused(figure, data, error.info(lang))),
+        },
+        Edits::Items => data.items = parsed,
+    }
+    Ok(run(figure, INPUT_SCENARIO, data, lang, settings))
+}
+
+/// The trace of reader input that never reached the call entry: the part the reader edits is left
+/// empty (`items: null`, or an empty host plan) and nothing was recorded.
+fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
+    match figure.edits {
+        Edits::Plan => data.state.items.clear(),
+        Edits::Items => data.items = Value::Null,
+    }
+    Trace {
+        figure: figure.id,
+        scenario: INPUT_SCENARIO.to_string(),
+        ran: false,
+        data,
+        recording: Recording::default(),
+        result: Outcome::failed(error),
+    }
+}
+
+/// Runs a figure's call entry on `data` while recording.
+pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Settings) -> Trace {
+    let given = data.clone();
+    let fields: Vec<(&'static str, &dyn HostList)> =
+        figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
+    let (recording, result) =
+        trace::record_with(figure.symbol, lang, &fields, settings, || match figure.id {
+            FigureId::Validate => Outcome::of(run_validate(data, lang), lang),
+            FigureId::Write => Outcome::of(run_write(data, lang), lang),
+            FigureId::Prepare => Outcome::of(run_prepare(data, lang), lang),
+        });
+    Trace {
+        figure: figure.id,
+        scenario: scenario.to_string(),
+        ran: true,
+        data: given,
+        recording,
+        result,
+    }
+}
+
+impl Data {
+    /// One host field of the data.
+    pub fn host_part(&self, part: HostPart) -> &dyn HostList {
+        match part {
+            HostPart::Items => &self.state.items,
+            HostPart::Messages => &self.messages,
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Reading a trace back in tests: locals and host fields as JSON values, scenario data by id.
+#![allow(dead_code)]
+
+use serde_json::{Map, Value};
+use todo_trace::entries::Data;
+use todo_trace::figures::{figure, scenario_def};
+use todo_trace::lesson::Lang;
+use todo_trace::run::Trace;
+use todo_trace::trace::Step;
+
+fn parse(raw: &serde_json::value::RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap()
+}
+
+/// A local of the step's call (`null` if moved away or not in scope).
+pub fn local(trace: &Trace, step: &Step, name: &str) -> Value {
+    let locals = trace.recording.locals(step);
+    let local = locals.iter().find(|l| l.name == name);
+    local.and_then(|l| l.value).map_or(Value::Null, parse)
+}
+
+/// The host's data at a step, as `{field: [entries]}` (removed entries left out).
+pub fn host(trace: &Trace, step: &Step) -> Value {
+    let view = &trace.recording.hosts[step.host as usize];
+    let fields = view.iter().map(|field| {
+        let entries = trace.recording.host_entries(step, field.field);
+        (field.field.to_string(), Value::Array(entries.into_iter().map(parse).collect()))
+    });
+    Value::Object(fields.collect::<Map<_, _>>())
+}
+
+/// A scenario's data.
+pub fn data(figure_id: &str, scenario: &str, lang: Lang) -> Data {
+    scenario_def(figure(figure_id).unwrap(), scenario).unwrap().data(lang)
+}
