@@ -6,7 +6,8 @@
 //! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
 
 use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
+use tsify::Tsify;
 
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
@@ -35,8 +36,32 @@ pub struct ToolDefinition {
     pub input_schema: Value,
 }
 
+/// A JSON object from its fields. Built directly rather than with `json!`, which would bring
+/// serde's whole value serializer into the module.
+pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(fields.into_iter().map(|(key, value)| (key.to_string(), value)).collect())
+}
+
+fn string_type() -> Value {
+    object([("type", "string".into())])
+}
+
 /// The three tools of LOOP.md, described in the run's language.
 pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
+    let item = object([
+        ("type", "object".into()),
+        (
+            "properties",
+            object([
+                ("id", string_type()),
+                ("content", string_type()),
+                ("status", object([("type", "string".into()), ("enum", STATUSES.to_vec().into())])),
+            ]),
+        ),
+        ("required", vec!["id", "content", "status"].into()),
+        ("additionalProperties", false.into()),
+    ]);
+    let items = object([("type", "array".into()), ("maxItems", MAX_ITEMS.into()), ("items", item)]);
     vec![
         ToolDefinition {
             name: "todo_write",
@@ -44,27 +69,12 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
                 "提交完整的计划（整体替换旧计划）。最多 20 项，最多一项 in_progress。只记录计划，不执行任何事。",
                 "Submit the whole plan (it replaces the old one). At most 20 items, at most one in_progress. Records the plan; runs nothing.",
             ),
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "items": {
-                        "type": "array",
-                        "maxItems": MAX_ITEMS,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "id": { "type": "string" },
-                                "content": { "type": "string" },
-                                "status": { "type": "string", "enum": STATUSES },
-                            },
-                            "required": ["id", "content", "status"],
-                            "additionalProperties": false,
-                        },
-                    },
-                },
-                "required": ["items"],
-                "additionalProperties": false,
-            }),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([("items", items)])),
+                ("required", vec!["items"].into()),
+                ("additionalProperties", false.into()),
+            ]),
         },
         ToolDefinition {
             name: "read_file",
@@ -72,12 +82,12 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
                 "读取工作区里的一个文本文件。路径相对于工作区；工作区之外的路径会被拒绝。",
                 "Read a text file in the workspace. Paths are relative to the workspace; a path outside it is refused.",
             ),
-            input_schema: json!({
-                "type": "object",
-                "properties": { "path": { "type": "string" } },
-                "required": ["path"],
-                "additionalProperties": false,
-            }),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([("path", string_type())])),
+                ("required", vec!["path"].into()),
+                ("additionalProperties", false.into()),
+            ]),
         },
         ToolDefinition {
             name: "run_main",
@@ -85,7 +95,11 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
                 "在工作区里运行 python3 main.py，返回退出码和输出。每次运行前宿主都会先征得用户同意。",
                 "Run python3 main.py in the workspace and return its exit code and output. The host asks the user before every run.",
             ),
-            input_schema: json!({ "type": "object", "properties": {}, "additionalProperties": false }),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([])),
+                ("additionalProperties", false.into()),
+            ]),
         },
     ]
 }
@@ -194,8 +208,27 @@ pub struct Outcome {
     pub answer: String,
 }
 
+/// The line a run ends with: why it stopped, after how many calls, and what the plan says.
+pub fn stopped(outcome: &Outcome, lang: Lang) -> String {
+    let calls = outcome.calls;
+    match (outcome.stop, lang) {
+        (Stop::Answered, Lang::Zh) => {
+            format!("停止：answered，共 {calls} 次模型调用。模型给出了回答，这本身不说明工作已完成。最终计划：")
+        }
+        (Stop::Answered, Lang::En) => format!(
+            "Stopped: answered, after {calls} model calls. The model gave an answer, which alone does not show the work was done. The final plan:"
+        ),
+        (Stop::CallLimit, Lang::Zh) => {
+            format!("停止：call_limit，{calls} 次模型调用已用完。未完成的项仍未完成。最终计划：")
+        }
+        (Stop::CallLimit, Lang::En) => format!(
+            "Stopped: call_limit, all {calls} model calls spent. Unfinished items stay unfinished. The final plan:"
+        ),
+    }
+}
+
 /// The user's answer to "may the model run main.py?".
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Allow,

@@ -1,5 +1,8 @@
 //! The loop's workspace, question and eight scenarios (LOOP.md's table), and running one in memory as the page does.
 
+use serde::Serialize;
+use tsify::Tsify;
+
 use crate::agent::run_loop;
 use crate::agent_types::{Decision, Outcome, Tools};
 use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
@@ -24,18 +27,44 @@ pub fn question(lang: Lang) -> &'static str {
     )
 }
 
-/// A scenario of the loop figure: everything that differs from one run to another.
+/// Everything that differs from one run of the loop to another: what the call entry is given.
+#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentSetup {
+    /// The stand-in's script.
+    pub model: Script,
+    /// The user's answer when asked to run `main.py`.
+    pub decision: Decision,
+    /// The host's maintenance rule: runs are blocked without asking.
+    pub maintenance: bool,
+    pub max_calls: usize,
+    /// The reminder variant: a reminder after three rounds without a plan update.
+    pub reminder: bool,
+}
+
+/// The default number of model calls a run may make.
+pub const MAX_CALLS: usize = 12;
+
+impl Default for AgentSetup {
+    /// The `allow` scenario, and `practice` without flags (which asks instead of allowing).
+    fn default() -> Self {
+        AgentSetup {
+            model: Script::Standard,
+            decision: Decision::Allow,
+            maintenance: false,
+            max_calls: MAX_CALLS,
+            reminder: false,
+        }
+    }
+}
+
+/// A scenario of the loop figure: its id, its setup, and its words in both languages.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoopScenario {
     pub id: &'static str,
-    pub script: Script,
-    pub decision: Decision,
-    pub maintenance: bool,
-    pub max_calls: usize,
-    pub reminder: bool,
-    /// zh, en
+    pub setup: AgentSetup,
+    /// (Chinese, English)
     pub label: (&'static str, &'static str),
-    /// zh, en
     pub hint: (&'static str, &'static str),
 }
 
@@ -49,101 +78,54 @@ impl LoopScenario {
     }
 }
 
-/// The default number of model calls a run may make.
-pub const MAX_CALLS: usize = 12;
+const fn setup(
+    model: Script,
+    decision: Decision,
+    maintenance: bool,
+    max_calls: usize,
+    reminder: bool,
+) -> AgentSetup {
+    AgentSetup { model, decision, maintenance, max_calls, reminder }
+}
 
-const BASE: LoopScenario = LoopScenario {
-    id: "allow",
-    script: Script::Standard,
-    decision: Decision::Allow,
-    maintenance: false,
-    max_calls: MAX_CALLS,
-    reminder: false,
-    label: ("", ""),
-    hint: ("", ""),
-};
+use Decision::{Allow, Deny};
+use Script::{Claim, Drift, Rejected, Skip, Standard};
 
 /// LOOP.md's table, in its order; the first is the default.
+#[rustfmt::skip]
 pub const SCENARIOS: [LoopScenario; 8] = [
-    LoopScenario {
+    LoopScenario { id: "allow", setup: setup(Standard, Allow, false, 12, false),
         label: ("允许运行", "Run allowed"),
-        hint: (
-            "读两个文件，获准后运行并核对：8 次模型调用，其中 4 次只为更新计划。",
-            "Read both files, run once allowed, check: 8 model calls, 4 of them only to update the plan.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "deny",
-        decision: Decision::Deny,
+        hint: ("读两个文件，获准后运行并核对：8 次模型调用，其中 4 次只为更新计划。",
+               "Read both files, run once allowed, check: 8 model calls, 4 of them only to update the plan.") },
+    LoopScenario { id: "deny", setup: setup(Standard, Deny, false, 12, false),
         label: ("拒绝运行", "Run declined"),
-        hint: (
-            "用户说不：run_main 得到错误结果，第 3 项仍是待办。计划里的状态不授予任何权限。",
-            "The user says no: run_main gets an error result and item 3 stays pending. A status grants nothing.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "maintenance",
-        maintenance: true,
+        hint: ("用户说不：run_main 得到错误结果，第 3 项仍是待办。计划里的状态不授予任何权限。",
+               "The user says no: run_main gets an error result and item 3 stays pending. A status grants nothing.") },
+    LoopScenario { id: "maintenance", setup: setup(Standard, Allow, true, 12, false),
         label: ("维护中", "Maintenance"),
-        hint: (
-            "宿主规则先于分发：run_main 被直接挡下，没有人被询问。",
-            "A host rule comes before dispatch: run_main is blocked and nobody is asked.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "budget",
-        max_calls: 4,
+        hint: ("宿主规则先于分发：run_main 被直接挡下，没有人被询问。",
+               "A host rule comes before dispatch: run_main is blocked and nobody is asked.") },
+    LoopScenario { id: "budget", setup: setup(Standard, Allow, false, 4, false),
         label: ("4 次调用的预算", "A budget of 4 calls"),
-        hint: (
-            "第 4 次调用后循环以 call_limit 停下：计划没完成，也没有任何东西把它标成完成。",
-            "After the 4th call the loop stops with call_limit: the plan is unfinished, and nothing marks it done.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "skip",
-        script: Script::Skip,
+        hint: ("第 4 次调用后循环以 call_limit 停下：计划没完成，也没有任何东西把它标成完成。",
+               "After the 4th call the loop stops with call_limit: the plan is unfinished, and nothing marks it done.") },
+    LoopScenario { id: "skip", setup: setup(Skip, Allow, false, 12, false),
         label: ("跳过核对", "Check skipped"),
-        hint: (
-            "回答说输出是 42，计划里“读取预期”却仍是待办：expected.txt 从未被读。",
-            "The answer says the output is 42, yet “Read the expected output” is still pending: expected.txt was never read.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "claim",
-        script: Script::Claim,
+        hint: ("回答说输出是 42，计划里\u{201c}读取预期\u{201d}却仍是待办：expected.txt 从未被读。",
+               "The answer says the output is 42, yet \u{201c}Read the expected output\u{201d} is still pending: expected.txt was never read.") },
+    LoopScenario { id: "claim", setup: setup(Claim, Allow, false, 12, false),
         label: ("只是声明完成", "Done, by claim"),
-        hint: (
-            "每一项都标成 completed，却没读任何文件，也没运行任何程序。",
-            "Every item is marked completed, yet no file was read and nothing ran.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "rejected",
-        script: Script::Rejected,
+        hint: ("每一项都标成 completed，却没读任何文件，也没运行任何程序。",
+               "Every item is marked completed, yet no file was read and nothing ran.") },
+    LoopScenario { id: "rejected", setup: setup(Rejected, Allow, false, 12, false),
         label: ("更新被拒", "Update refused"),
-        hint: (
-            "两项同时 in_progress 的计划被拒，旧计划原样保留；模型改正后重新提交。",
-            "A plan with two items in progress is refused and the old plan stays; the model corrects it and resubmits.",
-        ),
-        ..BASE
-    },
-    LoopScenario {
-        id: "nag",
-        script: Script::Drift,
-        reminder: true,
+        hint: ("两项同时 in_progress 的计划被拒，旧计划原样保留；模型改正后重新提交。",
+               "A plan with two items in progress is refused and the old plan stays; the model corrects it and resubmits.") },
+    LoopScenario { id: "nag", setup: setup(Drift, Allow, false, 12, true),
         label: ("提醒", "Reminder"),
-        hint: (
-            "连续三轮没有更新计划：第三轮的工具结果后面附上一条提醒。",
-            "Three rounds without a plan update: the third round's tool results carry one reminder.",
-        ),
-        ..BASE
-    },
+        hint: ("连续三轮没有更新计划：第三轮的工具结果后面附上一条提醒。",
+               "Three rounds without a plan update: the third round's tool results carry one reminder.") },
 ];
 
 /// The scenario with this id.
@@ -159,21 +141,20 @@ pub struct MemoryRun {
     pub asked: usize,
 }
 
-/// Runs a scenario as the page does: the stand-in, files in memory, the scenario's decision,
-/// the recorded run.
-pub fn run_in_memory(scenario: &LoopScenario, lang: Lang) -> MemoryRun {
-    let mut model = StandIn::new(scenario.script, lang);
+/// Runs a setup as the page does (the stand-in, files in memory, the setup's decision, the
+/// recorded run), keeping the stand-in to look at what it was sent.
+pub fn run_in_memory(setup: &AgentSetup, lang: Lang) -> MemoryRun {
+    let mut model = StandIn::new(setup.model, lang);
     let workspace = MemoryWorkspace::new(&FILES);
-    let mut approval = Preset::new(scenario.decision);
+    let mut approval = Preset::new(setup.decision);
     let mut runner = Recorded;
     let mut tools = Tools {
         workspace: &workspace,
         approval: &mut approval,
         runner: &mut runner,
-        maintenance: scenario.maintenance,
+        maintenance: setup.maintenance,
         lang,
     };
-    let outcome =
-        run_loop(&mut model, &mut tools, scenario.max_calls, scenario.reminder, question(lang));
+    let outcome = run_loop(&mut model, &mut tools, setup.max_calls, setup.reminder, question(lang));
     MemoryRun { outcome, model, asked: approval.asked }
 }

@@ -5,13 +5,16 @@
 //! in the request, as a model would. It keeps every request it received, so tests can check what
 //! a model was actually sent.
 
-use serde_json::json;
+use serde::Serialize;
+use serde_json::Value;
+use tsify::Tsify;
 
-use crate::agent_types::{output_header, Model, Request};
+use crate::agent_types::{object, output_header, Model, Request};
 use crate::types::{Block, Content, Lang, Message};
 
 /// Which story the stand-in plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
 pub enum Script {
     /// Plan, read both files, run once allowed, check, answer.
     Standard,
@@ -132,7 +135,7 @@ impl StandIn {
     }
 
     fn plan(&self, statuses: [S; 3], call: usize) -> Vec<Block> {
-        let items: Vec<_> = ITEMS
+        let items: Vec<Value> = ITEMS
             .iter()
             .zip(statuses)
             .enumerate()
@@ -142,10 +145,15 @@ impl StandIn {
                     S::I => "in_progress",
                     S::C => "completed",
                 };
-                json!({ "id": (index + 1).to_string(), "content": self.lang.pick(zh, en), "status": status })
+                let id = (index + 1).to_string();
+                object([
+                    ("id", id.into()),
+                    ("content", self.lang.pick(zh, en).into()),
+                    ("status", status.into()),
+                ])
             })
             .collect();
-        vec![tool_use(call, "todo_write", json!({ "items": items }))]
+        vec![tool_use(call, "todo_write", object([("items", items.into())]))]
     }
 
     fn text(&self, zh: String, en: String) -> Vec<Block> {
@@ -193,7 +201,7 @@ impl StandIn {
     }
 }
 
-fn tool_use(call: usize, name: &str, input: serde_json::Value) -> Block {
+fn tool_use(call: usize, name: &str, input: Value) -> Block {
     Block::ToolUse { id: format!("call_{call}"), name: name.to_string(), input }
 }
 
@@ -226,8 +234,8 @@ impl Model for StandIn {
         let ran = latest_result(&request.messages, "run_main", None);
         match next {
             Move::Plan(statuses) => self.plan(statuses, call),
-            Move::Read(path) => vec![tool_use(call, "read_file", json!({ "path": path }))],
-            Move::Run => vec![tool_use(call, "run_main", json!({}))],
+            Move::Read(path) => vec![tool_use(call, "read_file", object([("path", path.into())]))],
+            Move::Run => vec![tool_use(call, "run_main", object([]))],
             Move::PlanIfRan(statuses) => match ran {
                 Some((_, true)) => self.plan(statuses, call),
                 Some((result, false)) => self.not_run(&result),

@@ -173,11 +173,11 @@ fn without_run_output(outcome: &Value) -> Value {
 fn each_scenario_natively_matches_the_page_except_for_the_real_output() {
     for scenario in &SCENARIOS {
         for (lang, name) in [(Lang::Zh, "zh"), (Lang::En, "en")] {
-            let max_calls = scenario.max_calls.to_string();
-            let decision = serde_json::to_value(scenario.decision).unwrap();
+            let max_calls = scenario.setup.max_calls.to_string();
+            let decision = serde_json::to_value(scenario.setup.decision).unwrap();
             let mut args = vec![
                 "--model",
-                scenario.script.name(),
+                scenario.setup.model.name(),
                 "--decision",
                 decision.as_str().unwrap(),
                 "--max-calls",
@@ -185,14 +185,14 @@ fn each_scenario_natively_matches_the_page_except_for_the_real_output() {
                 "--lang",
                 name,
             ];
-            if scenario.maintenance {
+            if scenario.setup.maintenance {
                 args.push("--maintenance");
             }
-            if scenario.reminder {
+            if scenario.setup.reminder {
                 args.push("--reminder");
             }
             let (native, _dir) = json(&args);
-            let page = run_in_memory(scenario, lang).outcome.unwrap();
+            let page = run_in_memory(&scenario.setup, lang).outcome.unwrap();
             let page = serde_json::to_value(&page).unwrap();
             assert_eq!(
                 without_run_output(&native),
