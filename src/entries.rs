@@ -8,17 +8,16 @@ use serde_json::Value;
 use todo_trace_macros::listed;
 use tsify::Tsify;
 
+use crate::agent::run_loop;
+use crate::agent_types::{stopped, Outcome, Tools};
+use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
 };
-use crate::trace::say;
-
-use crate::agent::run_loop;
-use crate::agent_types::{stopped, Outcome, Tools};
-use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::loop_scenarios::{question, AgentSetup, FILES};
 use crate::stand_in::StandIn;
+use crate::trace::say;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
