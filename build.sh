@@ -29,6 +29,12 @@ setup() {
     step "installing wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
     cargo install wasm-pack --locked --version "$WASM_PACK_VERSION"
   fi
+  # practice (the agent loop on the command line) runs main.py with python3.
+  if ! command -v python3 >/dev/null; then
+    step "installing python3"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
+  fi
   if [ ! -x /usr/bin/chromium ] || [ ! -x "$CHROMEDRIVER" ]; then
     step "installing Chromium and ChromeDriver"
     as_root apt-get update

@@ -8,10 +8,15 @@ use serde_json::Value;
 use todo_trace_macros::listed;
 use tsify::Tsify;
 
+use crate::agent::run_loop;
+use crate::agent_types::{stopped, Outcome, Tools};
+use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
 };
+use crate::loop_scenarios::{question, AgentSetup, FILES};
+use crate::stand_in::StandIn;
 use crate::trace::say;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
@@ -21,6 +26,10 @@ pub struct Data {
     #[tsify(type = "unknown")]
     pub items: Value,
     pub messages: Vec<Message>,
+    /// The loop figure's setup (LOOP.md); absent for the function figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub agent: Option<AgentSetup>,
 }
 
 #[listed]
@@ -67,6 +76,35 @@ pub fn run_prepare(data: Data, lang: Lang) -> Result<Vec<Message>, TodoError> {
             if let Content::Text(text) = &prepared[0].content {
                 say(text);
             }
+        }
+        Err(error) => say(error.message(lang)),
+    }
+    result
+}
+
+#[listed]
+pub fn run_agent(data: Data, lang: Lang) -> Result<Outcome, TodoError> {
+    let setup = data.agent.unwrap_or_default();
+    let mut model = StandIn::new(setup.model, lang);
+    let workspace = MemoryWorkspace::new(&FILES);
+    let mut approval = Preset::new(setup.decision);
+    let mut runner = Recorded;
+    let mut tools = Tools {
+        workspace: &workspace,
+        approval: &mut approval,
+        runner: &mut runner,
+        maintenance: setup.maintenance,
+        lang,
+    };
+    let result = run_loop(&mut model, &mut tools, setup.max_calls, setup.reminder, question(lang));
+    match &result {
+        Ok(outcome) => {
+            say(stopped(outcome, lang));
+            say(format_todos(&outcome.plan, lang));
+            for warning in &outcome.warnings {
+                say(format!("{} {}: {}", warning.tool_use_id, warning.code, warning.message));
+            }
+            say(&outcome.answer);
         }
         Err(error) => say(error.message(lang)),
     }

@@ -4,15 +4,17 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::lesson::Lang;
+use crate::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
 use crate::scenarios::{ScenarioDef, SCENARIOS};
 
-/// Which figure: one per lesson function.
+/// Which figure: one per lesson function, and the agent loop that uses them.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum FigureId {
     Validate,
     Write,
     Prepare,
+    Loop,
 }
 
 /// The part of a scenario's data that the reader's own input replaces.
@@ -23,6 +25,8 @@ pub enum Edits {
     Items,
     /// The host's stored plan (`data.state.items`); the host only stores a valid plan.
     Plan,
+    /// Nothing: the figure runs its scenarios only (the loop, whose data is a setup).
+    Nothing,
 }
 
 /// A host-owned field that a figure's steps show.
@@ -58,7 +62,7 @@ pub struct Figure {
     pub host: &'static [HostPart],
 }
 
-pub const FIGURES: [Figure; 3] = [
+pub const FIGURES: [Figure; 4] = [
     Figure {
         id: FigureId::Validate,
         symbol: "validate_todos",
@@ -83,6 +87,14 @@ pub const FIGURES: [Figure; 3] = [
         edits: Edits::Plan,
         host: &[HostPart::Items, HostPart::Messages],
     },
+    Figure {
+        id: FigureId::Loop,
+        symbol: "run_loop",
+        file: "src/agent.rs",
+        entry: "run_agent",
+        edits: Edits::Nothing,
+        host: &[HostPart::Items, HostPart::Messages],
+    },
 ];
 
 impl FigureId {
@@ -91,6 +103,7 @@ impl FigureId {
             FigureId::Validate => "validate",
             FigureId::Write => "write",
             FigureId::Prepare => "prepare",
+            FigureId::Loop => "loop",
         }
     }
 }
@@ -149,15 +162,34 @@ pub fn scenario_def(figure: Figure, id: &str) -> Result<&'static ScenarioDef, Ap
     })
 }
 
+/// One of the loop's scenarios (LOOP.md's table), or an error that lists them.
+pub fn loop_scenario(id: &str) -> Result<&'static LoopScenario, ApiError> {
+    LOOP_SCENARIOS.iter().find(|s| s.id == id).ok_or_else(|| {
+        let ids: Vec<&str> = LOOP_SCENARIOS.iter().map(|s| s.id).collect();
+        ApiError(format!(
+            "unknown scenario \"{id}\" for figure \"loop\": expected one of {}",
+            ids.join(", ")
+        ))
+    })
+}
+
 pub fn scenarios(figure_id: &str, lang: Lang) -> Result<Vec<Scenario>, ApiError> {
     let figure = figure(figure_id)?;
-    Ok(scenario_defs(figure)
+    let words: Vec<(&'static str, Words, Words)> = match figure.id {
+        FigureId::Loop => LOOP_SCENARIOS.iter().map(|s| (s.id, s.label, s.hint)).collect(),
+        _ => scenario_defs(figure).map(|s| (s.id, s.label, s.hint)).collect(),
+    };
+    Ok(words
+        .into_iter()
         .enumerate()
-        .map(|(i, s)| Scenario {
-            id: s.id,
-            label: lang.pick(s.label.0, s.label.1),
-            hint: lang.pick(s.hint.0, s.hint.1),
+        .map(|(i, (id, label, hint))| Scenario {
+            id,
+            label: lang.pick(label.0, label.1),
+            hint: lang.pick(hint.0, hint.1),
             is_default: i == 0,
         })
         .collect())
 }
+
+/// (Chinese, English)
+type Words = (&'static str, &'static str);

@@ -4,12 +4,13 @@ use serde::Serialize;
 use serde_json::Value;
 use tsify::Tsify;
 
-use crate::entries::{run_prepare, run_validate, run_write, Data};
+use crate::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::figures::{
-    figure, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
+    figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::input;
-use crate::lesson::{validate_todos, Lang, TodoError};
+use crate::lesson::{validate_todos, Lang, State, TodoError};
+use crate::loop_scenarios::AgentSetup;
 use crate::trace::{self, ErrorInfo, HostList, Recording, Settings};
 
 /// A recorded run of one figure, as the page replays it.
@@ -63,6 +64,10 @@ pub fn trace_with(
     settings: Settings,
 ) -> Result<Trace, ApiError> {
     let figure = figure(figure_id)?;
+    if figure.id == FigureId::Loop {
+        let scenario = loop_scenario(scenario_id)?;
+        return Ok(run(figure, scenario.id, Data::agent(scenario.setup), lang, settings));
+    }
     let scenario = scenario_def(figure, scenario_id)?;
     Ok(run(figure, scenario.id, scenario.data(lang), lang, settings))
 }
@@ -88,7 +93,10 @@ pub fn trace_input_with(
     settings: Settings,
 ) -> Result<Trace, ApiError> {
     let figure = figure(figure_id)?;
-    let default = scenario_defs(figure).next().expect("every figure has a scenario");
+    let no_input =
+        || ApiError(format!("figure \"{}\" takes no input of the reader's own", figure.id.name()));
+    // Only the function figures have a `ScenarioDef` to start from; the loop takes no input.
+    let default = scenario_defs(figure).next().ok_or_else(no_input)?;
     let mut data = default.data(lang);
     let parsed = match input::parse(text) {
         Ok(value) => value,
@@ -100,6 +108,7 @@ pub fn trace_input_with(
             Err(error) => return Ok(refused(figure, data, error.info(lang))),
         },
         Edits::Items => data.items = parsed,
+        Edits::Nothing => return Err(no_input()),
     }
     Ok(run(figure, INPUT_SCENARIO, data, lang, settings))
 }
@@ -109,7 +118,7 @@ pub fn trace_input_with(
 fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
     match figure.edits {
         Edits::Plan => data.state.items.clear(),
-        Edits::Items => data.items = Value::Null,
+        Edits::Items | Edits::Nothing => data.items = Value::Null,
     }
     Trace {
         figure: figure.id,
@@ -131,6 +140,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             FigureId::Validate => Outcome::of(run_validate(data, lang), lang),
             FigureId::Write => Outcome::of(run_write(data, lang), lang),
             FigureId::Prepare => Outcome::of(run_prepare(data, lang), lang),
+            FigureId::Loop => Outcome::of(run_agent(data, lang), lang),
         });
     Trace {
         figure: figure.id,
@@ -143,6 +153,16 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
 }
 
 impl Data {
+    /// The loop figure's data: its setup, and an empty plan and history (the loop starts both).
+    pub fn agent(setup: AgentSetup) -> Data {
+        Data {
+            state: State::default(),
+            items: Value::Null,
+            messages: Vec::new(),
+            agent: Some(setup),
+        }
+    }
+
     /// One host field of the data.
     pub fn host_part(&self, part: HostPart) -> &dyn HostList {
         match part {

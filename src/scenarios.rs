@@ -108,6 +108,7 @@ impl ScenarioDef {
             state: State { items: plans.host },
             items: plain(&plans.submitted),
             messages: history(lang),
+            agent: None,
         }
     }
 }

@@ -4,11 +4,13 @@ use serde::Serialize;
 
 use tsify::Tsify;
 
-use crate::entries::{run_prepare, run_validate, run_write};
+use crate::agent::{execute_with_plan, run_loop};
+use crate::entries::{run_agent, run_prepare, run_validate, run_write};
 use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
 
 const LESSON: (&str, &str) = ("src/lesson.rs", include_str!("lesson.rs"));
 const ENTRIES: (&str, &str) = ("src/entries.rs", include_str!("entries.rs"));
+const AGENT: (&str, &str) = ("src/agent.rs", include_str!("agent.rs"));
 
 /// A function the page can list: its file (path from the repository root, and the text compiled),
 /// its first and last line as the compiler spans them, and the lines that hold a step.
@@ -20,7 +22,7 @@ struct Listed {
 }
 
 /// Every function the page lists: the traced ones (`#[traced]`) and the call entries (`#[listed]`).
-const LISTED: [Listed; 7] = [
+const LISTED: [Listed; 10] = [
     Listed {
         symbol: "validate_todos",
         file: LESSON,
@@ -48,6 +50,14 @@ const LISTED: [Listed; 7] = [
     Listed { symbol: "run_validate", file: ENTRIES, lines: run_validate::LINES, steps: &[] },
     Listed { symbol: "run_write", file: ENTRIES, lines: run_write::LINES, steps: &[] },
     Listed { symbol: "run_prepare", file: ENTRIES, lines: run_prepare::LINES, steps: &[] },
+    Listed { symbol: "run_loop", file: AGENT, lines: run_loop::LINES, steps: run_loop::STEP_LINES },
+    Listed {
+        symbol: "execute_with_plan",
+        file: AGENT,
+        lines: execute_with_plan::LINES,
+        steps: execute_with_plan::STEP_LINES,
+    },
+    Listed { symbol: "run_agent", file: ENTRIES, lines: run_agent::LINES, steps: &[] },
 ];
 
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]

@@ -548,8 +548,11 @@ pub fn step(
             |name: &str| every || frame.mentions.contains(&name) || probe.fresh.contains(&name);
         let tables = &mut r.tables;
 
+        // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
+        // new, whatever that step's statement mentions.
+        let is_new = |root: &str| !frame.locals.iter().any(|slot| slot.name == root);
         for &(key, root, list) in host {
-            if may_differ(root) {
+            if may_differ(root) || is_new(root) {
                 let entries = tables.entries(list);
                 match r.host.iter_mut().find(|(known, _)| *known == key) {
                     Some(field) => field.1 = entries,

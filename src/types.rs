@@ -54,6 +54,10 @@ pub enum Block {
         content: String,
         is_error: bool,
     },
+    /// Plain text inside a block list: a model's words beside its tool calls, or the host's reminder.
+    Text {
+        text: String,
+    },
 }
 
 /// The language of every text the lesson prints.

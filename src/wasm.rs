@@ -6,7 +6,6 @@ use wasm_bindgen::prelude::*;
 use crate::figures::{self, ApiError, FIGURES};
 use crate::{run, source};
 
-
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {

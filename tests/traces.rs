@@ -495,7 +495,7 @@ fn traces_match_their_golden_files() {
             .unwrap_or_else(|_| panic!("{path} is missing: run UPDATE_GOLDEN=1 cargo test"));
         assert!(golden == text, "{path} differs: review, then UPDATE_GOLDEN=1 cargo test");
     }
-    assert_eq!(all.len(), 30);
+    assert_eq!(all.len(), 46);
 }
 
 fn golden_text(trace: &Trace) -> String {

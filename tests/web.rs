@@ -16,7 +16,7 @@ macro_rules! goldens {
 }
 
 /// The same golden files the native tests check, built into this test module.
-const GOLDEN: [(&str, &str, &str, &str); 30] = goldens![
+const GOLDEN: [(&str, &str, &str, &str); 46] = goldens![
     "validate" "valid" "zh", "validate" "valid" "en",
     "validate" "duplicate" "zh", "validate" "duplicate" "en",
     "validate" "active" "zh", "validate" "active" "en",
@@ -32,6 +32,14 @@ const GOLDEN: [(&str, &str, &str, &str); 30] = goldens![
     "prepare" "pending" "zh", "prepare" "pending" "en",
     "prepare" "updated" "zh", "prepare" "updated" "en",
     "prepare" "empty" "zh", "prepare" "empty" "en",
+    "loop" "allow" "zh", "loop" "allow" "en",
+    "loop" "deny" "zh", "loop" "deny" "en",
+    "loop" "maintenance" "zh", "loop" "maintenance" "en",
+    "loop" "budget" "zh", "loop" "budget" "en",
+    "loop" "skip" "zh", "loop" "skip" "en",
+    "loop" "claim" "zh", "loop" "claim" "en",
+    "loop" "rejected" "zh", "loop" "rejected" "en",
+    "loop" "nag" "zh", "loop" "nag" "en",
 ];
 
 fn get(value: &JsValue, key: &str) -> JsValue {
@@ -75,7 +83,7 @@ fn every_trace_crosses_to_js_as_plain_objects_equal_to_the_golden_file() {
 #[wasm_bindgen_test]
 fn figures_scenarios_and_sources_are_plain_data() {
     let figures: Array = wasm::figures().unwrap().dyn_into().unwrap();
-    assert_eq!(figures.length(), 3);
+    assert_eq!(figures.length(), 4);
     for figure in figures.iter() {
         let id = get(&figure, "id").as_string().unwrap();
         for lang in ["zh", "en"] {

@@ -1,0 +1,349 @@
+//! The agent loop's data (LOOP.md): tools and requests, the host's rules and warnings, the outcome, and the four traits.
+//!
+//! `agent.rs` holds the loop a reader steps through; everything it is written against lives
+//! here, so that file stays about the lesson. The loop sees the model, the workspace, the user's
+//! approval and the program runner only through the traits below: the browser and `practice`
+//! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use tsify::Tsify;
+
+use crate::lesson::{MAX_ITEMS, STATUSES};
+use crate::types::{Block, Content, Lang, Message, Role, Todo};
+
+/// The text block the reminder variant appends (the course's s03 chapter).
+pub const REMINDER: &str = "<reminder>Update your todos.</reminder>";
+
+/// The line before a run's output in a `run_main` result; the stand-in reads the output after it.
+pub fn output_header(lang: Lang) -> &'static str {
+    lang.pick("输出：", "output:")
+}
+
+/// `exit code N`: the first line of a finished run's result.
+pub fn exit_line(code: i32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("退出码 {code}"),
+        Lang::En => format!("exit code {code}"),
+    }
+}
+
+/// A tool as the model is told about it, sent with every request.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ToolDefinition {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub input_schema: Value,
+}
+
+/// A JSON object from its fields. Built directly rather than with `json!`, which would bring
+/// serde's whole value serializer into the module.
+pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(fields.into_iter().map(|(key, value)| (key.to_string(), value)).collect())
+}
+
+fn string_type() -> Value {
+    object([("type", "string".into())])
+}
+
+/// The three tools of LOOP.md, described in the run's language.
+pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
+    let item = object([
+        ("type", "object".into()),
+        (
+            "properties",
+            object([
+                ("id", string_type()),
+                ("content", string_type()),
+                ("status", object([("type", "string".into()), ("enum", STATUSES.to_vec().into())])),
+            ]),
+        ),
+        ("required", vec!["id", "content", "status"].into()),
+        ("additionalProperties", false.into()),
+    ]);
+    let items = object([("type", "array".into()), ("maxItems", MAX_ITEMS.into()), ("items", item)]);
+    vec![
+        ToolDefinition {
+            name: "todo_write",
+            description: lang.pick(
+                "提交完整的计划（整体替换旧计划）。最多 20 项，最多一项 in_progress。只记录计划，不执行任何事。",
+                "Submit the whole plan (it replaces the old one). At most 20 items, at most one in_progress. Records the plan; runs nothing.",
+            ),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([("items", items)])),
+                ("required", vec!["items"].into()),
+                ("additionalProperties", false.into()),
+            ]),
+        },
+        ToolDefinition {
+            name: "read_file",
+            description: lang.pick(
+                "读取工作区里的一个文本文件。路径相对于工作区；工作区之外的路径会被拒绝。",
+                "Read a text file in the workspace. Paths are relative to the workspace; a path outside it is refused.",
+            ),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([("path", string_type())])),
+                ("required", vec!["path"].into()),
+                ("additionalProperties", false.into()),
+            ]),
+        },
+        ToolDefinition {
+            name: "run_main",
+            description: lang.pick(
+                "在工作区里运行 python3 main.py，返回退出码和输出。每次运行前宿主都会先征得用户同意。",
+                "Run python3 main.py in the workspace and return its exit code and output. The host asks the user before every run.",
+            ),
+            input_schema: object([
+                ("type", "object".into()),
+                ("properties", object([])),
+                ("additionalProperties", false.into()),
+            ]),
+        },
+    ]
+}
+
+/// What one model call receives: the tools, and the prepared copy of the history.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Request {
+    pub tools: Vec<ToolDefinition>,
+    pub messages: Vec<Message>,
+}
+
+/// One `tool_use` block of a reply, as the host executes it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+impl ToolCall {
+    /// The `tool_result` block that answers this call.
+    pub fn result(&self, content: impl Into<String>, is_error: bool) -> Block {
+        Block::ToolResult { tool_use_id: self.id.clone(), content: content.into(), is_error }
+    }
+
+    /// An error result for the model, and the same words as a warning the host keeps.
+    pub fn refuse(&self, code: &'static str, text: impl Into<String>) -> (Block, Option<Warning>) {
+        let message = text.into();
+        let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
+        (self.result(message, true), Some(warning))
+    }
+}
+
+/// The `tool_use` blocks of a reply, in order.
+pub fn tool_calls(reply: &[Block]) -> Vec<ToolCall> {
+    reply
+        .iter()
+        .filter_map(|block| match block {
+            Block::ToolUse { id, name, input } => {
+                Some(ToolCall { id: id.clone(), name: name.clone(), input: input.clone() })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text blocks of a reply, joined: the model's answer when it asked for no tool.
+pub fn text_of(reply: &[Block]) -> String {
+    let texts: Vec<&str> = reply
+        .iter()
+        .filter_map(|block| match block {
+            Block::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
+}
+
+impl Message {
+    /// The user's question: a plain text message.
+    pub fn user(text: &str) -> Message {
+        Message { role: Role::User, content: Content::Text(text.to_string()) }
+    }
+
+    /// A model's reply, stored as it came.
+    pub fn assistant(blocks: Vec<Block>) -> Message {
+        Message { role: Role::Assistant, content: Content::Blocks(blocks) }
+    }
+
+    /// One round's tool results (and the reminder, when one is due), sent back as the user.
+    pub fn results(blocks: Vec<Block>) -> Message {
+        Message { role: Role::User, content: Content::Blocks(blocks) }
+    }
+}
+
+/// Something the host noticed and kept for itself; never sent to the model.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Warning {
+    pub tool_use_id: String,
+    /// `plan_refused`, `run_refused`, `run_blocked`, `path_refused` or `unknown_tool`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// Why the loop stopped.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The model replied without a tool call. That says nothing about whether the work was done.
+    Answered,
+    /// `max_calls` model calls were made.
+    CallLimit,
+}
+
+/// What a run of the loop leaves behind.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub stop: Stop,
+    /// Model calls made.
+    pub calls: usize,
+    /// The host's final plan.
+    pub plan: Vec<Todo>,
+    pub history: Vec<Message>,
+    pub warnings: Vec<Warning>,
+    /// The final assistant text; empty on `call_limit`.
+    pub answer: String,
+}
+
+/// The line a run ends with: why it stopped, after how many calls, and what the plan says.
+pub fn stopped(outcome: &Outcome, lang: Lang) -> String {
+    let calls = outcome.calls;
+    match (outcome.stop, lang) {
+        (Stop::Answered, Lang::Zh) => {
+            format!("停止：answered，共 {calls} 次模型调用。模型给出了回答，这本身不说明工作已完成。最终计划：")
+        }
+        (Stop::Answered, Lang::En) => format!(
+            "Stopped: answered, after {calls} model calls. The model gave an answer, which alone does not show the work was done. The final plan:"
+        ),
+        (Stop::CallLimit, Lang::Zh) => {
+            format!("停止：call_limit，{calls} 次模型调用已用完。未完成的项仍未完成。最终计划：")
+        }
+        (Stop::CallLimit, Lang::En) => format!(
+            "Stopped: call_limit, all {calls} model calls spent. Unfinished items stay unfinished. The final plan:"
+        ),
+    }
+}
+
+/// The user's answer to "may the model run main.py?".
+#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Deny,
+}
+
+/// A program's run as the model is told about it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct RunResult {
+    pub text: String,
+    /// It ran to the end with exit code 0; otherwise the result is an error.
+    pub ok: bool,
+}
+
+/// Why a file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// An absolute path, or one climbing out with `..` (or through a link): refused.
+    Outside,
+    Missing,
+    Failed(String),
+}
+
+impl ReadError {
+    pub fn message(&self, path: &str, lang: Lang) -> String {
+        match self {
+            ReadError::Outside => match lang {
+                Lang::Zh => format!("拒绝读取：{path} 在工作区之外。"),
+                Lang::En => format!("Refused: {path} is outside the workspace."),
+            },
+            ReadError::Missing => match lang {
+                Lang::Zh => format!("读取失败：工作区里没有 {path}。"),
+                Lang::En => {
+                    format!("Could not read {path}: there is no such file in the workspace.")
+                }
+            },
+            ReadError::Failed(why) => match lang {
+                Lang::Zh => format!("读取 {path} 失败：{why}"),
+                Lang::En => format!("Could not read {path}: {why}"),
+            },
+        }
+    }
+}
+
+/// The result text for a tool name the host does not know.
+pub fn no_such_tool(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("没有名为 {name} 的工具。"),
+        Lang::En => format!("There is no tool named {name}."),
+    }
+}
+
+/// The parts of a relative path inside the workspace (`./a//b` gives `a`, `b`), or `None` when
+/// it is absolute (a leading slash or backslash, or a drive letter such as `C:`) or climbs out
+/// with `..`. Both implementations of [`Workspace`] start here.
+pub fn inside(path: &str) -> Option<Vec<&str>> {
+    let absolute = path.starts_with(['/', '\\']) || path.chars().nth(1) == Some(':');
+    if absolute {
+        return None;
+    }
+    let parts: Vec<&str> =
+        path.split(['/', '\\']).filter(|part| !part.is_empty() && *part != ".").collect();
+    if parts.contains(&"..") {
+        return None;
+    }
+    Some(parts)
+}
+
+/// The model: reads a request, replies with text and/or `tool_use` blocks.
+pub trait Model {
+    fn reply(&mut self, request: &Request) -> Vec<Block>;
+    /// A short description for the locals pane, e.g. `stand-in model (standard)`.
+    fn describe(&self) -> String;
+}
+
+/// Where `read_file` reads.
+pub trait Workspace {
+    /// The text of a file, by a path relative to the workspace.
+    fn read(&self, path: &str) -> Result<String, ReadError>;
+    fn describe(&self) -> String;
+}
+
+/// Who answers when the model asks to run a program.
+pub trait Approval {
+    fn decide(&mut self, lang: Lang) -> Decision;
+    fn describe(&self) -> String;
+}
+
+/// What runs `python3 main.py` once it is allowed.
+pub trait Runner {
+    fn run(&mut self, lang: Lang) -> RunResult;
+    fn describe(&self) -> String;
+}
+
+// The traced functions show every binding in their scope, so the trait objects serialize too:
+// as their one-line description, not their insides.
+macro_rules! serialize_as_description {
+    ($($object:ident),*) => {$(
+        impl Serialize for dyn $object + '_ {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.describe())
+            }
+        }
+    )*};
+}
+
+serialize_as_description!(Model, Workspace, Approval, Runner);
+
+/// The host's side of the loop: how it executes tools, and its rules.
+#[derive(Serialize)]
+pub struct Tools<'a> {
+    pub workspace: &'a dyn Workspace,
+    pub approval: &'a mut dyn Approval,
+    pub runner: &'a mut dyn Runner,
+    /// While on, `run_main` is blocked without asking anyone.
+    pub maintenance: bool,
+    pub lang: Lang,
+}

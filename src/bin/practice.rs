@@ -1,0 +1,338 @@
+//! `practice`: the lesson's agent loop on real files with a real `python3` process, printed as a transcript.
+//!
+//! The loop, the stand-in model and the host rules are the same compiled code the page steps
+//! through; only the workspace (a folder), the approval (a question on the terminal, or
+//! `--decision`) and the runner (a real process) differ. See `practice --help`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde::Serialize;
+use todo_trace::agent::run_loop;
+use todo_trace::agent_types::{Approval, Decision, Model, Outcome, Request, Stop, Tools};
+use todo_trace::in_memory::Preset;
+use todo_trace::lesson::format_todos;
+use todo_trace::loop_scenarios::{question, MARKER, MAX_CALLS};
+use todo_trace::native::{fresh_folder, write_workspace, Folder, Python, Terminal, TIME_LIMIT};
+use todo_trace::stand_in::{Script, StandIn};
+use todo_trace::types::{Block, Content, Lang, Message, Role};
+
+const USAGE: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
+                [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]
+                [--json] [--workspace DIR] [--time-limit SECONDS]
+
+Runs the lesson's agent loop with the model stand-in, real files and a real python3 process.
+  --decision      answer every run request in advance; without it a terminal is asked
+                  each time, and without a terminal the answer is deny
+  --maintenance   the host's maintenance rule: runs are blocked without asking
+  --max-calls N   stop with call_limit after N model calls (default 12)
+  --model         the stand-in's script (default standard)
+  --reminder      remind the model after three rounds without a plan update
+  --lang          the language of the run and the transcript (default zh)
+  --json          print the outcome as one JSON object, plus ran (ran.marker exists)
+  --workspace DIR use this folder as it is, instead of a fresh temporary one
+  --time-limit S  seconds main.py may run before it is killed (default 10)";
+
+/// Prints a line to stdout. When the reader has gone (`practice | head`), the run ends quietly
+/// instead of panicking on the closed pipe.
+macro_rules! say {
+    () => { say!("") };
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
+
+/// The command line, parsed.
+struct Options {
+    decision: Option<Decision>,
+    maintenance: bool,
+    max_calls: usize,
+    script: Script,
+    reminder: bool,
+    lang: Lang,
+    json: bool,
+    workspace: Option<PathBuf>,
+    time_limit: Duration,
+}
+
+/// The options, or `None` when help was asked for.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        decision: None,
+        maintenance: false,
+        max_calls: MAX_CALLS,
+        script: Script::Standard,
+        reminder: false,
+        lang: Lang::Zh,
+        json: false,
+        workspace: None,
+        time_limit: TIME_LIMIT,
+    };
+    let mut args = args.into_iter();
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--decision" => {
+                options.decision = Some(match value()?.as_str() {
+                    "allow" => Decision::Allow,
+                    "deny" => Decision::Deny,
+                    other => return Err(format!("--decision takes allow or deny, not {other:?}")),
+                })
+            }
+            "--maintenance" => options.maintenance = true,
+            "--max-calls" => {
+                let text = value()?;
+                options.max_calls =
+                    text.parse().map_err(|_| format!("--max-calls takes a count, not {text:?}"))?;
+            }
+            "--model" => {
+                let text = value()?;
+                options.script = Script::from_name(&text).ok_or(format!(
+                    "--model takes standard, skip, claim, rejected or drift, not {text:?}"
+                ))?;
+            }
+            "--reminder" => options.reminder = true,
+            "--lang" => {
+                options.lang = match value()?.as_str() {
+                    "zh" => Lang::Zh,
+                    "en" => Lang::En,
+                    other => return Err(format!("--lang takes zh or en, not {other:?}")),
+                }
+            }
+            "--json" => options.json = true,
+            "--workspace" => options.workspace = Some(PathBuf::from(value()?)),
+            "--time-limit" => {
+                let text = value()?;
+                let seconds: f64 = text.parse().unwrap_or(f64::NAN);
+                if !(seconds > 0.0 && seconds <= 3600.0) {
+                    return Err(format!("--time-limit takes seconds (0 to 3600), not {text:?}"));
+                }
+                options.time_limit = Duration::from_secs_f64(seconds);
+            }
+            "--help" | "-h" => return Ok(None),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Some(options))
+}
+
+/// Prints the conversation as it happens: each request's new messages, then the reply.
+struct Narrated<'a> {
+    model: &'a mut dyn Model,
+    lang: Lang,
+    /// How many messages of the history have been printed.
+    shown: usize,
+}
+
+impl Model for Narrated<'_> {
+    fn reply(&mut self, request: &Request) -> Vec<Block> {
+        print_messages(&request.messages, self.shown, self.lang);
+        let reply = self.model.reply(request);
+        let mut seen = request.messages.clone();
+        seen.push(Message { role: Role::Assistant, content: Content::Blocks(reply.clone()) });
+        print_messages(&seen, request.messages.len(), self.lang);
+        self.shown = seen.len();
+        reply
+    }
+
+    fn describe(&self) -> String {
+        self.model.describe()
+    }
+}
+
+fn indented(text: &str) {
+    for line in text.trim_end().lines() {
+        say!("    {line}");
+    }
+}
+
+/// Prints `messages[from..]`; the first message (the question) is printed once by `main`.
+fn print_messages(messages: &[Message], from: usize, lang: Lang) {
+    let mut calls = messages[..from.min(messages.len())]
+        .iter()
+        .filter(|message| message.role == Role::Assistant)
+        .count();
+    for message in messages.iter().skip(from.max(1)) {
+        let Content::Blocks(blocks) = &message.content else { continue };
+        if message.role == Role::Assistant {
+            calls += 1;
+        }
+        for block in blocks {
+            match block {
+                Block::Text { text } if message.role == Role::Assistant => match lang {
+                    Lang::Zh => say!("模型（第 {calls} 次调用）：{text}"),
+                    Lang::En => say!("Model (call {calls}): {text}"),
+                },
+                Block::Text { text } => {
+                    say!("{}{text}", lang.pick("  宿主附加：", "  The host adds: "))
+                }
+                Block::ToolUse { name, input, .. } => match lang {
+                    Lang::Zh => say!("模型（第 {calls} 次调用）：调用 {name} {input}"),
+                    Lang::En => say!("Model (call {calls}): calls {name} {input}"),
+                },
+                Block::ToolResult { tool_use_id, content, is_error } => {
+                    let label = match (tool_name(messages, tool_use_id), is_error) {
+                        ("todo_write", false) => lang.pick("  计划已更新：", "  Plan updated:"),
+                        (_, false) => lang.pick("  结果：", "  Result:"),
+                        (_, true) => lang.pick("  结果（错误）：", "  Result (error):"),
+                    };
+                    say!("{label}");
+                    indented(content);
+                }
+            }
+        }
+    }
+}
+
+/// The name of the tool a result answers.
+fn tool_name<'a>(messages: &'a [Message], id: &str) -> &'a str {
+    messages
+        .iter()
+        .filter_map(|message| match &message.content {
+            Content::Blocks(blocks) => Some(blocks),
+            Content::Text(_) => None,
+        })
+        .flatten()
+        .find_map(|block| match block {
+            Block::ToolUse { id: known, name, .. } if known == id => Some(name.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
+    let stop = match (outcome.stop, lang) {
+        (Stop::Answered, Lang::Zh) => "answered（模型不再调用工具而给出了回答；这本身不说明工作已完成）",
+        (Stop::Answered, Lang::En) => {
+            "answered (the model replied without a tool call; that alone does not show the work was done)"
+        }
+        (Stop::CallLimit, Lang::Zh) => "call_limit（模型调用次数已用完；计划里未完成的项仍未完成）",
+        (Stop::CallLimit, Lang::En) => "call_limit (the budget of model calls is spent; unfinished items stay unfinished)",
+    };
+    say!();
+    say!("{}{stop}", lang.pick("停止原因：", "Stopped: "));
+    say!("{}{}", lang.pick("模型调用次数：", "Model calls: "), outcome.calls);
+    say!("{}", lang.pick("最终计划：", "Final plan:"));
+    indented(&format_todos(&outcome.plan, lang));
+    if !outcome.warnings.is_empty() {
+        say!(
+            "{}",
+            lang.pick("宿主的警告（没有发给模型）：", "Host warnings (not sent to the model):")
+        );
+        for warning in &outcome.warnings {
+            say!("    {} {}: {}", warning.tool_use_id, warning.code, warning.message);
+        }
+    }
+    let ran = match (ran, lang) {
+        (true, Lang::Zh) => "存在：main.py 真的运行过",
+        (false, Lang::Zh) => "不存在：main.py 没有运行",
+        (true, Lang::En) => "exists: main.py really ran",
+        (false, Lang::En) => "does not exist: main.py did not run",
+    };
+    say!("{MARKER} {ran}");
+}
+
+/// The outcome as `--json` prints it.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    ran: bool,
+    workspace: String,
+}
+
+fn main() -> ExitCode {
+    let options = match parse(std::env::args().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            say!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(problem) => {
+            eprintln!("practice: {problem}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let lang = options.lang;
+    let dir = match &options.workspace {
+        Some(dir) => dir.clone(),
+        None => match fresh_folder().and_then(|dir| write_workspace(&dir).map(|()| dir)) {
+            Ok(dir) => dir,
+            Err(error) => {
+                eprintln!("practice: cannot create the workspace folder: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    if !dir.is_dir() {
+        eprintln!("practice: {} is not a folder", dir.display());
+        return ExitCode::FAILURE;
+    }
+    let marker_before = dir.join(MARKER).exists();
+    let workspace = Folder { root: dir.clone() };
+    let mut preset = options.decision.map(Preset::new);
+    let mut terminal = Terminal { dir: dir.clone(), asked: 0 };
+    let approval: &mut dyn Approval = match &mut preset {
+        Some(preset) => preset,
+        None => &mut terminal,
+    };
+    let mut runner = Python { time_limit: options.time_limit, ..Python::new(dir.clone()) };
+    let mut tools = Tools {
+        workspace: &workspace,
+        approval,
+        runner: &mut runner,
+        maintenance: options.maintenance,
+        lang,
+    };
+    let mut stand_in = StandIn::new(options.script, lang);
+    let question = question(lang);
+    if !options.json {
+        say!("{}{}", lang.pick("工作区：", "Workspace: "), dir.display());
+        if marker_before {
+            say!(
+                "{}",
+                lang.pick(
+                    "（运行之前 ran.marker 就已存在）",
+                    "(ran.marker was already there before this run)"
+                )
+            );
+        }
+        say!("{}{question}", lang.pick("用户：", "User: "));
+    }
+    let result = if options.json {
+        run_loop(&mut stand_in, &mut tools, options.max_calls, options.reminder, question)
+    } else {
+        let mut narrated = Narrated { model: &mut stand_in, lang, shown: 1 };
+        let result =
+            run_loop(&mut narrated, &mut tools, options.max_calls, options.reminder, question);
+        if let Ok(outcome) = &result {
+            print_messages(&outcome.history, narrated.shown, lang);
+        }
+        result
+    };
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            eprintln!("practice: {}", error.message(lang));
+            return ExitCode::FAILURE;
+        }
+    };
+    let ran = dir.join(MARKER).exists();
+    if options.json {
+        let report = Report { outcome: &outcome, ran, workspace: dir.display().to_string() };
+        match serde_json::to_string(&report) {
+            Ok(json) => say!("{json}"),
+            Err(error) => {
+                eprintln!("practice: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        print_summary(&outcome, ran, lang);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,84 @@
+//! The loop's host in the browser: files in memory, the scenario's decision, and the recorded run of `main.py`.
+//!
+//! There is no process in the page. `run_main` returns what one real run of `main.py` printed,
+//! and its result text says that it is a recording.
+
+use crate::agent_types::{
+    exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
+};
+use crate::types::Lang;
+
+/// A workspace whose files are strings.
+pub struct MemoryWorkspace {
+    pub files: Vec<(String, String)>,
+}
+
+impl MemoryWorkspace {
+    pub fn new(files: &[(&str, &str)]) -> MemoryWorkspace {
+        let files =
+            files.iter().map(|&(name, text)| (name.to_string(), text.to_string())).collect();
+        MemoryWorkspace { files }
+    }
+}
+
+impl Workspace for MemoryWorkspace {
+    fn read(&self, path: &str) -> Result<String, ReadError> {
+        let name = inside(path).ok_or(ReadError::Outside)?.join("/");
+        let file = self.files.iter().find(|(known, _)| *known == name);
+        file.map(|(_, text)| text.clone()).ok_or(ReadError::Missing)
+    }
+
+    fn describe(&self) -> String {
+        let names: Vec<&str> = self.files.iter().map(|(name, _)| name.as_str()).collect();
+        format!("files in memory: {}", names.join(", "))
+    }
+}
+
+/// A decision made in advance (the scenario's, or `practice --decision`); counts how often it was asked.
+pub struct Preset {
+    pub decision: Decision,
+    pub asked: usize,
+}
+
+impl Preset {
+    pub fn new(decision: Decision) -> Preset {
+        Preset { decision, asked: 0 }
+    }
+}
+
+impl Approval for Preset {
+    fn decide(&mut self, _lang: Lang) -> Decision {
+        self.asked += 1;
+        self.decision
+    }
+
+    fn describe(&self) -> String {
+        let decision = match self.decision {
+            Decision::Allow => "allow",
+            Decision::Deny => "deny",
+        };
+        format!("decided in advance: {decision}")
+    }
+}
+
+/// What `python3 main.py` printed when it was run once for real (exit code 0).
+pub const RECORDED_OUTPUT: &str = "42\n";
+
+/// The recorded run: the same result every time, labelled as recorded.
+pub struct Recorded;
+
+impl Runner for Recorded {
+    fn run(&mut self, lang: Lang) -> RunResult {
+        let label = lang.pick(
+            "（录制的结果：页面里不运行程序，这是 python3 main.py 真实运行一次时的输出）",
+            "(recorded: the page runs no program; this is what python3 main.py printed when it was run once)",
+        );
+        let text =
+            format!("{label}\n{}\n{}\n{RECORDED_OUTPUT}", exit_line(0, lang), output_header(lang));
+        RunResult { text, ok: true }
+    }
+
+    fn describe(&self) -> String {
+        "recorded run of main.py (exit code 0, output 42)".to_string()
+    }
+}
