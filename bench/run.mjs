@@ -85,6 +85,8 @@ async function open(browser, url, { bodies = false, timeout = 30_000 } = {}) {
   load.fcpMs = await page.evaluate(
     () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
   );
+  load.lcp = await page.evaluate(() => window.__bench.lcp);
+  load.buildMs = await page.evaluate(() => performance.getEntriesByName('todo-trace:build')[0]?.duration ?? null);
   return load;
 }
 
@@ -367,6 +369,20 @@ function machine(browserVersion) {
   };
 }
 
+/**
+ * index.html shows the opening of text-zh.js's prose as static HTML until page.js builds the page; a word
+ * changed in one but not the other would show the reader one text and then another. Lists the blocks that differ.
+ */
+async function openingDrift() {
+  const html = readFileSync(`${ROOT}www/index.html`, 'utf8');
+  const { default: zh } = await import(`${ROOT}www/text-zh.js`);
+  const shown = [...html.matchAll(/<(h1|h2|p) data-opening>(.*?)<\/\1>/gs)].map(([, kind, text]) => [kind, text.replace(/<code>(.*?)<\/code>/g, '`$1`')]);
+  if (shown.length === 0) return ['index.html has no [data-opening] blocks'];
+  return shown
+    .map((block, i) => (JSON.stringify(block) === JSON.stringify(zh.prose[i]) ? null : `index.html's opening block ${i + 1} (${block[0]}) differs from text-zh.js's prose[${i}]`))
+    .filter(Boolean);
+}
+
 /** Which page was measured: the tree, and the last commit that touched www/. */
 function pageCommit() {
   return {
@@ -402,7 +418,7 @@ async function main() {
   for (let run = 0; run < RUNS; run++) {
     for (const kind of ['page', 'floor', 'pyodide']) {
       const load = await open(browser, urls[kind], { timeout: kind === 'pyodide' ? 120_000 : 30_000 });
-      loads[kind].push({ readyMs: load.readyMs, fcpMs: load.fcpMs, requests: load.requests.length });
+      loads[kind].push({ readyMs: load.readyMs, fcpMs: load.fcpMs, lcp: load.lcp, buildMs: load.buildMs, requests: load.requests.length });
       load.offsite.forEach((url) => offsite.add(url));
       if (kind !== 'floor') load.errors.forEach((e) => errors.add(`${kind}: ${e}`));
       await load.context.close();
@@ -453,6 +469,8 @@ async function main() {
     ready: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, spread(list.map((l) => l.readyMs))])),
     fcp: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, spread(list.map((l) => l.fcpMs))])),
     requests: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, list.map((l) => l.requests)])),
+    lcp: { page: { ...spread(loads.page.map((l) => l.lcp?.ms ?? null)), elements: loads.page.map((l) => l.lcp?.element ?? null) } },
+    build: spread(loads.page.map((l) => l.buildMs)),
     traces,
     validJsonChars,
     steps,
@@ -460,6 +478,7 @@ async function main() {
     lighthouse,
     offsite: [...offsite],
     errors: [...errors],
+    openingDrift: await openingDrift(),
   };
   results.budgets = judge(results);
   mkdirSync(`${ROOT}bench`, { recursive: true });

@@ -37,11 +37,15 @@ function preload() {
   }
 }
 
-/** Resolves after the next frame is painted, or in 200 ms in a tab that paints none (in the background). */
+/**
+ * Resolves after the next frame is painted. A tab in the background paints none, so there it resolves at once
+ * (or when the tab is hidden before its first frame). No timer: on a busy phone the first paint can take long.
+ */
 const afterPaint = () =>
   new Promise((done) => {
+    if (document.hidden) done();
+    document.addEventListener('visibilitychange', done, { once: true });
     requestAnimationFrame(() => setTimeout(done));
-    setTimeout(done, 200);
   });
 
 const texts = new Map();
@@ -92,6 +96,8 @@ words.then((t) => {
 try {
   const api = await import('./pkg/todo_trace.js');
   await api.default();
+  // The build in a task of its own, not in the one that finished instantiating the module.
+  await new Promise((done) => setTimeout(done));
   await start(api);
 } catch (error) {
   const t = await words.catch(() => null);
