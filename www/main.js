@@ -1,7 +1,7 @@
 // Boot: after the first paint, load the page's words, the wasm module and the debuggers side by side, then build the lesson (page.js).
 //
 // index.html shows the lesson's opening, so the first paint needs only the HTML and style.css; the rest is fetched
-// after it, so that nothing competes with them on a slow link. Only link.js is imported statically.
+// after it, so that nothing competes with them on a slow link. Only link.js is imported statically (index.html preloads it).
 import { readLink } from './link.js';
 
 /** Shown when not even the words of the page could be loaded. */
