@@ -50,7 +50,7 @@ function preload() {
 const afterPaint = () =>
   /** @type {Promise<void>} */ (new Promise((done) => {
     if (document.hidden) done();
-    document.addEventListener('visibilitychange', done, { once: true });
+    document.addEventListener('visibilitychange', () => done(), { once: true });
     requestAnimationFrame(() => setTimeout(done));
   }));
 
