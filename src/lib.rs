@@ -2,7 +2,8 @@
 //!
 //! `lesson` holds the functions the reader steps through (`types` their data); `entries` the calls
 //! the page runs; `figures` names the figures and their scenarios, `scenarios` holds their data and
-//! `run` runs one into a trace; `input` reads a reader's own input; `trace` records steps; `source`
+//! `run` runs one into a trace; `input` reads a reader's own input
+//! (`js_value` checks an author's JS value); `trace` records steps; `source`
 //! cuts listings; `wasm` is the JS API. The agent loop: `agent` (the lesson code), `agent_types`
 //! (its data and traits), `stand_in` (the model), `loop_scenarios`, and the two hosts
 //! `in_memory` (the page) and `native` (the `practice` command).
@@ -13,6 +14,7 @@ pub mod entries;
 pub mod figures;
 pub mod in_memory;
 pub mod input;
+pub mod js_value;
 pub mod lesson;
 pub mod loop_scenarios;
 mod messages;

@@ -92,15 +92,35 @@ pub fn trace_input_with(
     lang: Lang,
     settings: Settings,
 ) -> Result<Trace, ApiError> {
+    trace_given(figure_id, input::parse(text).map_err(|error| error.info(lang)), lang, settings)
+}
+
+/// Runs a figure on data given as a value (`traceValue`: an author's JS value, converted), or on
+/// the error that refused it; otherwise as [`trace_input`].
+pub fn trace_value(
+    figure_id: &str,
+    given: Result<Value, ErrorInfo>,
+    lang: Lang,
+) -> Result<Trace, ApiError> {
+    trace_given(figure_id, given, lang, Settings::default())
+}
+
+/// The part of [`trace_input`] and [`trace_value`] after the text or value became data (or was refused).
+fn trace_given(
+    figure_id: &str,
+    given: Result<Value, ErrorInfo>,
+    lang: Lang,
+    settings: Settings,
+) -> Result<Trace, ApiError> {
     let figure = figure(figure_id)?;
     let no_input =
         || ApiError(format!("figure \"{}\" takes no input of the reader's own", figure.id.name()));
     // Only the function figures have a `ScenarioDef` to start from; the loop takes no input.
     let default = scenario_defs(figure).next().ok_or_else(no_input)?;
     let mut data = default.data(lang);
-    let parsed = match input::parse(text) {
+    let parsed = match given {
         Ok(value) => value,
-        Err(error) => return Ok(refused(figure, data, error.info(lang))),
+        Err(error) => return Ok(refused(figure, data, error)),
     };
     match figure.edits {
         Edits::Plan => match validate_todos(&parsed) {

@@ -4,7 +4,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::figures::{self, ApiError, FIGURES};
-use crate::{run, source};
+use crate::{js_value, run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
@@ -70,4 +70,25 @@ pub fn trace_input(
     #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
 ) -> Result<JsValue, js_sys::Error> {
     to_js(&run::trace_input(figure_id, text, figures::parse_lang(lang)?)?)
+}
+
+/// Runs a figure on data given as a JS value (not text), which replaces the part of the data the
+/// figure `edits`, as in `traceInput`. The value is checked against the same limits before it is
+/// converted (`js_value::check`); refused data gives a trace that did not run whose result is the
+/// coded error (`input_too_large`, `too_deep`, `not_json`); it never throws for that.
+#[wasm_bindgen(js_name = "traceValue", unchecked_return_type = "Trace")]
+pub fn trace_value(
+    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+) -> Result<JsValue, js_sys::Error> {
+    let lang = figures::parse_lang(lang)?;
+    let given = js_value::check(&value).map_err(|error| error.info(lang)).and_then(|()| {
+        // A getter can answer differently the second time; whatever does not convert is refused alike.
+        serde_wasm_bindgen::from_value::<js_value::Data>(value).map(|data| data.0).map_err(|_| {
+            let what = js_value::NotData::Changed;
+            js_value::ValueError::NotData { path: String::new(), what }.info(lang)
+        })
+    });
+    to_js(&run::trace_value(figure_id, given, lang)?)
 }
