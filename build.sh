@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up, build, serve and test the todo-trace lesson. Usage: ./build.sh setup|build|serve|test|bench|fuzz [SECONDS]
+# Set up, build, serve and test the todo-trace lesson. Usage: ./build.sh setup|build|dist|serve|test|bench|fuzz [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -69,6 +69,28 @@ build() {
   echo "www/pkg/todo_trace_bg.wasm: $raw bytes raw, $gz bytes gzip; built in $((SECONDS - started)) s"
 }
 
+# The files of www/ that <todo-trace-figure> loads (embed.js and its imports); the lesson page's own stay out.
+DIST_FILES=(embed.js figure.js render.js state.js replay.js editor.js code.js link.js text-zh.js text-en.js style.css
+  pkg/todo_trace.js pkg/todo_trace_bg.wasm vendor/shj-tokenize.js vendor/shj-rs.js vendor/shj-todo.js)
+
+# dist/todo-trace/: one folder an author copies to their site; dist/example.html: an article that embeds two figures.
+dist() {
+  step "writing dist/"
+  rm -rf dist
+  mkdir -p dist/todo-trace/pkg dist/todo-trace/vendor
+  local file total=0 gz
+  for file in "${DIST_FILES[@]}"; do
+    cp "www/$file" "dist/todo-trace/$file"
+  done
+  cp example/example.html dist/example.html
+  # The sum of gzip -9 of each file, as a server that compresses would send them (issue 14: at most 100 KB).
+  while IFS= read -r file; do
+    gz=$(gzip -9 -c "$file" | wc -c)
+    total=$((total + gz))
+  done < <(find dist -type f)
+  echo "dist/: $(find dist -type f | wc -l) files, $(du -sb dist | cut -f1) bytes raw, $total bytes gzip -9"
+}
+
 serve() {
   echo "Serving the lesson at http://127.0.0.1:$PORT/ (Ctrl-C stops it)"
   exec node serve.mjs www "$PORT"
@@ -96,12 +118,13 @@ cmd="${1:-}"
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
+  dist) setup; build; dist ;;
   serve) setup; build; serve ;;
   test) setup; build; run_tests ;;
   bench) setup; build; node bench/run.mjs ;;
   fuzz) setup; ./fuzz/run.sh "${2:-60}" ;;
   *)
-    echo "usage: ./build.sh setup|build|serve|test|bench|fuzz [SECONDS]" >&2
+    echo "usage: ./build.sh setup|build|dist|serve|test|bench|fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

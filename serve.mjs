@@ -21,7 +21,8 @@ const TYPES = {
   '.tar': 'application/x-tar',
 };
 
-export function startServer(root, port = 0) {
+/** Serves `root`; `headers` are added to every file's response (a test's Content-Security-Policy, say). */
+export function startServer(root, port = 0, headers = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -36,6 +37,7 @@ export function startServer(root, port = 0) {
       res.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
+        ...headers,
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {

@@ -6,7 +6,7 @@ import {
   IDLE, breakpointHits, breakpointKey, callStack, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
 } from './replay.js';
-import { keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
+import { editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
@@ -50,12 +50,13 @@ const traceId = (/** @type {Trace} */ trace) => {
  * references `scenarioLabel` resolves. `link` is its place as read from the URL; whatever in it does not fit this
  * figure is ignored and reported through `problems`. `onMove` is called after every move, `onChange` after a
  * breakpoint, scenario or reader's-input change. `kept` is what `keep()` returned before the page was rebuilt in
- * another language, or undefined. Returns `{root, place(), keep()}`.
+ * another language, or undefined. `number` 0 leaves the caption unnumbered. `data`, an author's own data for the
+ * figure (embed.js), is traced with traceValue and shown as a run of one's own. Returns `{root, place(), keep()}`.
  * @param {{api: Api, figure: Figure, number: number, lang: Lang, t: Words, words: Words['figures'][string],
- *   link: Place, kept: Kept | undefined, scenarioLabel: (ref: string) => string,
+ *   link: Place, kept: Kept | undefined, scenarioLabel: (ref: string) => string, data?: {value: unknown},
  *   problems: {name: string, value: string}[], onMove: () => void, onChange: () => void}} options
  */
-export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, problems, onMove, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, data, problems, onMove, onChange }) {
   const scenarios = api.scenarios(figure.id, lang);
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
   /** @type {Map<string, Trace>} */
@@ -73,9 +74,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   // The reader's own text; traceInput throws only for a bug or a trap inside the module: shown like refused text,
   // so the page stays usable.
-  const traceOwn = (/** @type {string} */ text) => {
+  const traceOwn = (/** @type {string | {value: unknown}} */ given) => {
     try {
-      return api.traceInput(figure.id, text, lang);
+      return typeof given === 'string' ? api.traceInput(figure.id, given, lang) : api.traceValue(figure.id, given.value, lang);
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
       // The default scenario's data stands in for what the module would have shown.
@@ -86,6 +87,12 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const opened = openState(setting, link, kept, traceOf, traceOwn);
   problems.push(...opened.problems);
   let state = opened.state;
+  if (data && !kept) {
+    // The author's data opens as a run of one's own; the editor holds it (as the trace has it, or as given if refused).
+    const trace = traceOwn(data);
+    const text = trace.ran ? editorText(figure.edits, trace.data) : jsonOf(data.value);
+    state = { ...state, text, own: { text, trace }, showingOwn: true, pos: IDLE };
+  }
 
   /** Applies an action, redraws, and tells the page: a move through `onMove`, anything else through `onChange`. @param {Action} action */
   function dispatch(action) {
@@ -171,7 +178,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     'figure',
     // tabindex -1: a click anywhere in the figure focuses it, so its keys work without hunting for a control.
     { 'data-figure': figure.id, class: 'debugger', tabindex: '-1', 'aria-labelledby': captionId, onkeydown: onKey },
-    el('figcaption', { id: captionId }, el('strong', { text: t.figure(number) }), ' ', richText(words.caption, resolve)),
+    el('figcaption', { id: captionId }, number ? [el('strong', { text: t.figure(number) }), ' '] : [], richText(words.caption, resolve)),
     el('div', { class: 'scenario' }, el('label', {}, `${t.scenario} `, select), hint),
     el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
     el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks), where),
@@ -339,7 +346,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     const rows = rowsFor(symbol);
     if (shown !== symbol) {
       const listing = /** @type {Listing} */ (listings.get(symbol));
-      const hadFocus = codeBody.contains(document.activeElement);
+      // Inside a shadow root (embed.js) the document's active element is the host; the root's is the row.
+      const hadFocus = codeBody.contains(/** @type {Document | ShadowRoot} */ (codeBody.getRootNode()).activeElement);
       codeHeader.replaceChildren(el('code', { text: listing.file }), ' · ', el('code', { class: 'symbol', text: symbol }));
       codeBody.setAttribute('aria-label', t.codeLabel(listing.file, symbol));
       codeBody.replaceChildren(...rows.values());
@@ -440,6 +448,15 @@ function referenceResolver(listings, scenarioLabel) {
     if (found.length !== 1) throw new Error(`the lesson text's line reference "${arg}" matches ${found.length} lines`);
     return String(found[0].no);
   };
+}
+
+/** JSON text of an author's value for the editor, or nothing when it has none (a cycle, a BigInt). */
+function jsonOf(/** @type {unknown} */ value) {
+  try {
+    return JSON.stringify(value, null, 2) ?? '';
+  } catch {
+    return '';
+  }
 }
 
 /** @param {number} pos @param {number} total @param {Words} t */

@@ -16,6 +16,7 @@ const PRELOADS = [
   ['preload', 'pkg/todo_trace_bg.wasm'],
   ['modulepreload', 'pkg/todo_trace.js'],
   ['modulepreload', 'page.js'],
+  ['modulepreload', 'embed.js'],
   ['modulepreload', 'figure.js'],
   ['modulepreload', 'render.js'],
   ['modulepreload', 'state.js'],

@@ -1,6 +1,7 @@
 // The lesson page: the prose and the three debuggers in one language, with every figure's place kept in the URL.
 // @ts-check
-import { createFigure, KEYS } from './figure.js';
+import { provide } from './embed.js';
+import { KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, el, richText } from './render.js';
 
@@ -37,13 +38,14 @@ export function build(api, t, kept = {}, restart) {
     return scenarioLabel(arg);
   };
 
-  /** @type {ReturnType<typeof createFigure>[]} */
+  provide(api, lang, t);
+  /** @type {import('./embed.js').TodoTraceFigure[]} */
   const controllers = [];
   let lastSaved = -Infinity;
   let leaving = false; // set by the language switch: from then on this page's pending writes are stale
   // Writes every figure's place to the URL, if it changed.
   const saveLink = (toLang = lang) => {
-    const query = writeLink(toLang, controllers.map((c) => c.place()));
+    const query = writeLink(toLang, controllers.flatMap((c) => c.place() ?? []));
     if (query === location.search) return;
     history.replaceState(null, '', `${location.pathname}${query}`);
     lastSaved = performance.now();
@@ -66,19 +68,18 @@ export function build(api, t, kept = {}, restart) {
     if (kind === 'figure') {
       const figure = figures.find((f) => f.id === content);
       if (!figure) throw new Error(`the lesson text names an unknown figure "${content}"`);
-      const controller = createFigure({
-        api, figure, lang, t,
-        number: controllers.length + 1,
-        words: t.figures[figure.id],
-        link: link.figures[figure.id],
-        kept: kept[figure.id],
-        scenarioLabel,
-        problems,
-        onMove: saveLinkSoon,
-        onChange: () => saveLink(),
-      });
-      controllers.push(controller);
-      return controller.root;
+      // The same element an author embeds (embed.js), given the URL's place; it is built when it joins the page.
+      const node = /** @type {import('./embed.js').TodoTraceFigure} */ (document.createElement('todo-trace-figure'));
+      node.setAttribute('figure', figure.id);
+      node.setAttribute('lang', lang);
+      node.number = controllers.length + 1;
+      node.link = link.figures[figure.id];
+      node.kept = kept[figure.id];
+      node.problems = problems;
+      node.addEventListener('todo-trace-move', saveLinkSoon);
+      node.addEventListener('todo-trace-change', () => saveLink());
+      controllers.push(node);
+      return node;
     }
     if (kind === 'keys') return keyList(t);
     if (kind === 'ol') return el('ol', {}, /** @type {string[]} */ (content).map((item) => el('li', {}, richText(item, resolveProse))));
@@ -92,17 +93,20 @@ export function build(api, t, kept = {}, restart) {
     lang: other,
     text: t.switchLabel,
     onclick: async () => {
-      const keep = Object.fromEntries(controllers.map((c) => [c.place().id, c.keep()]));
+      const keep = Object.fromEntries(controllers.map((c) => [c.getAttribute('figure'), c.keep()]));
       leaving = true;
       saveLink(other);
       await restart(keep);
       /** @type {HTMLElement | null} */ (document.querySelector('[data-control="lang"]'))?.focus();
     },
   });
-  const notice = problems.length
-    ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
-    : [];
-  document.getElementById('app')?.replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
+  const topbar = el('div', { class: 'topbar' }, switchLang);
+  // The figures are built as they join the page, and report what of the link did not fit them then.
+  document.getElementById('app')?.replaceChildren(topbar, el('article', {}, blocks));
+  // A figure that could not be built fails the page, as any other part would: no lesson half-built.
+  const failed = controllers.find((c) => c.error !== null);
+  if (failed) throw failed.error;
+  if (problems.length) topbar.after(el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) }))));
 }
 
 /** @param {Words} t */

@@ -184,7 +184,11 @@ describe('keyboard', () => {
     const first = figure(page, 'write').locator('.code-pane [data-line] button[tabindex="0"]');
     await first.focus();
     await page.keyboard.press('ArrowDown');
-    const focusedLine = () => page.evaluate(() => Number(document.activeElement.closest('[data-line]')?.dataset.line));
+    const focusedLine = () => page.evaluate(() => {
+      let el = document.activeElement;
+      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+      return Number(el.closest('[data-line]')?.dataset.line);
+    });
     let line = await focusedLine();
     while (line !== (await lineOf(page, 'write', 'Ok(rendered)'))) {
       await page.keyboard.press('ArrowDown');
@@ -222,7 +226,8 @@ describe('keyboard', () => {
     for (let i = 0; i < 60; i++) {
       await page.keyboard.press('Tab');
       const info = await page.evaluate(() => {
-        const el = document.activeElement;
+        let el = document.activeElement;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
         const style = getComputedStyle(el);
         return { action: el.dataset.action, figure: el.closest('[data-figure]')?.dataset.figure, outline: style.outlineStyle };
       });

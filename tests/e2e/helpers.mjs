@@ -7,7 +7,7 @@ import { startServer } from '../../serve.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // Never download a browser: the machine's Chromium, with nothing that phones home.
-const LAUNCH = {
+export const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
@@ -42,9 +42,17 @@ export async function openLesson(env, query = '', options = {}) {
   page.on('pageerror', (error) => page.errors.push(error.message));
   page.on('request', (request) => page.requests.push(request.url()));
   await page.goto(`${env.origin}/${query}`);
-  await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+  await figuresReady(page, 3);
   return page;
 }
+
+/**
+ * Waits until `count` figures show a status. Each figure lives in the shadow root of a <todo-trace-figure>
+ * (embed.js): Playwright's CSS locators pierce open shadow roots, `document.querySelector` does not.
+ */
+export const figuresReady = (page, count) =>
+  page.waitForFunction((n) => [...document.querySelectorAll('todo-trace-figure')].filter((f) => f.shadowRoot?.querySelector('[data-figure] [data-status]')).length === n, count);
+
 
 /** The figure's root, for scoped locators. */
 export const figure = (page, id) => page.locator(`[data-figure="${id}"]`);

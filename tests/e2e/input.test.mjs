@@ -1,7 +1,7 @@
 // End-to-end: the reader's own input ("try your own") in every figure, in Chinese and English: runs, refusals at their place, text-only rendering, reset, recovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, hostState, lineOf, openLesson, paneText, startBrowser, switchLanguage, where } from './helpers.mjs';
+import { act, axeProblems, figure, figuresReady, hostState, lineOf, openLesson, paneText, startBrowser, switchLanguage, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -70,7 +70,7 @@ function editorState(page, id) {
       invalid: textarea.getAttribute('aria-invalid'),
       error: box.hidden ? null : box.textContent,
       caret: [textarea.selectionStart, textarea.selectionEnd],
-      focused: document.activeElement === textarea,
+      focused: root.getRootNode().activeElement === textarea,
     };
   });
 }
@@ -320,7 +320,7 @@ describe('recovery', () => {
       await route.fulfill({ response, body });
     });
     await page.goto(`${env.origin}/?lang=en`);
-    await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+    await figuresReady(page, 3);
     assert.ok(patched, 'the module glue has a traceInput to patch');
 
     const end = await runOwn(page, 'write', '["TRAP"]');

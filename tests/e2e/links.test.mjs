@@ -102,7 +102,8 @@ test('after a burst of steps the URL holds the last one, written a few times rat
   const clicks = 40;
   // One click per task, as a held key or a quick reader would give them.
   await page.evaluate(async (n) => {
-    const button = document.querySelector('[data-figure="write"] [data-action="step-into"]');
+    const host = [...document.querySelectorAll('todo-trace-figure')].find((f) => f.getAttribute('figure') === 'write');
+    const button = host.shadowRoot.querySelector('[data-figure="write"] [data-action="step-into"]');
     for (let i = 0; i < n; i++) {
       button.click();
       await new Promise((done) => setTimeout(done));

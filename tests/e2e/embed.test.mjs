@@ -1,0 +1,144 @@
+// <todo-trace-figure> on someone else's page: dist/example.html served from dist/ on a port of its own, under a strict CSP.
+import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../serve.mjs';
+import { LAUNCH } from './helpers.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+// The CSP of issue 14, sent as a header: scripts from the site itself and wasm compilation, nothing inline.
+const CSP = "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'";
+
+describe('the figure element in dist/', () => {
+  let server;
+  let browser;
+  let origin;
+  before(async () => {
+    await access(`${dist}example.html`).catch(() => {
+      throw new Error('dist/ is missing: run ./build.sh dist first');
+    });
+    server = await startServer(dist, 0, { 'Content-Security-Policy': CSP });
+    origin = `http://127.0.0.1:${server.address().port}`;
+    browser = await chromium.launch(LAUNCH);
+  });
+  after(async () => {
+    await browser?.close();
+    await new Promise((done) => server.close(done));
+  });
+
+  /** Opens example.html (with `css` added as the host page's own style) and waits for both figures. */
+  async function openExample(css) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.errors = [];
+    page.requests = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') page.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => page.errors.push(error.message));
+    page.on('request', (request) => page.requests.push(request.url()));
+    page.on('response', (response) => {
+      if (response.status() >= 400) page.errors.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${origin}/example.html`);
+    if (css) await page.addStyleTag({ content: css });
+    await page.locator('todo-trace-figure[figure="write"] [data-figure="write"] [data-status]').waitFor();
+    await page.locator('todo-trace-figure[figure="validate"] [data-figure="validate"] [data-status]').waitFor();
+    return page;
+  }
+
+  const host = (page, id) => page.locator(`todo-trace-figure[figure="${id}"]`);
+  const status = (page, id) => host(page, id).locator('[data-status]').getAttribute('data-status');
+  const step = async (page, id) => Number(await host(page, id).locator('input[type="range"]').inputValue());
+
+  test('both figures become ready under the CSP, loading only files of dist/todo-trace/, the wasm once', async () => {
+    const page = await openExample();
+    assert.deepEqual(page.errors, []);
+    for (const url of page.requests) assert.ok(url.startsWith(`${origin}/`), url);
+    const wasm = page.requests.filter((url) => url.endsWith('.wasm'));
+    assert.deepEqual(wasm, [`${origin}/todo-trace/pkg/todo_trace_bg.wasm`], 'one module for both figures');
+    // Each figure lives in its own shadow root: the document itself holds no figure parts.
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[data-figure]').length), 0);
+    // The author's attributes: the write figure opens on "replace" with the breakpoint at line 93.
+    assert.equal(await host(page, 'write').locator('select[data-control="scenario"]').inputValue(), 'replace');
+    assert.equal(await host(page, 'write').locator('[data-line="93"] button').getAttribute('aria-pressed'), 'true');
+    await page.close();
+  });
+
+  test('the figures debug independently, by buttons and by keys inside the shadow root', async () => {
+    const page = await openExample();
+    await host(page, 'write').locator('[data-action="debug"]').click();
+    assert.equal(await status(page, 'write'), 'paused');
+    const at = await host(page, 'write').locator('[aria-current="step"]').getAttribute('data-line');
+    assert.equal(at, '93', 'Debug stops at the breakpoint the attribute set');
+    assert.equal(await status(page, 'validate'), 'idle', 'the other figure has not moved');
+    assert.equal(await step(page, 'validate'), 0);
+
+    // Keys reach the figure that has the focus, and only it.
+    await host(page, 'validate').locator('[data-action="step-into"]').click();
+    const before = await step(page, 'validate');
+    await page.keyboard.press('F10');
+    await page.keyboard.press('F10');
+    assert.ok((await step(page, 'validate')) > before, 'F10 steps the focused figure');
+    const writeAt = await step(page, 'write');
+    await host(page, 'write').locator('[data-action="step-back"]').focus();
+    await page.keyboard.press('Shift+F8');
+    assert.equal(await step(page, 'write'), writeAt - 1, 'Shift+F8 steps the other one back');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('the JSON child is the figure data: traced and refused where the lesson refuses it', async () => {
+    const page = await openExample();
+    const validate = host(page, 'validate');
+    assert.equal(await validate.locator('select[data-control="scenario"]').inputValue(), 'input');
+    assert.match(await validate.locator('textarea[data-control="input"]').inputValue(), /Run the whole suite/);
+    await validate.locator('[data-action="run"]').click();
+    assert.equal(await status(page, 'validate'), 'error');
+    assert.match(await validate.locator('[data-status]').textContent(), /multiple_in_progress|in progress|in_progress/);
+    await page.close();
+  });
+
+  test('data set from JS is traced with traceValue, and bad data gives a coded error, not an exception', async () => {
+    const page = await openExample();
+    await page.evaluate(() => {
+      const figure = document.querySelector('todo-trace-figure[figure="validate"]');
+      figure.data = [{ id: 'a', content: 'from a property', status: 'pending' }];
+    });
+    const validate = host(page, 'validate');
+    await validate.locator('[data-action="run"]').click();
+    assert.equal(await status(page, 'validate'), 'done');
+    assert.match(await validate.locator('pre.input').textContent(), /from a property/);
+    assert.match(await validate.locator('[data-pane="output"]').innerText(), /ok|Ok|valid/i);
+    await page.evaluate(() => {
+      const figure = document.querySelector('todo-trace-figure[figure="validate"]');
+      const cycle = [];
+      cycle.push(cycle);
+      figure.data = cycle;
+    });
+    // Inside the closed setup part, the editor says why; the status line says it too.
+    assert.match(await validate.locator('.input-error').textContent(), /not_json.*cycle/);
+    await validate.locator('[data-action="run"]').click();
+    assert.equal(await status(page, 'validate'), 'error');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test('the host page CSS does not reach inside, and the figure CSS does not leak out', async () => {
+    const page = await openExample('* { color: red !important; font: 40px serif !important; } p { color: red; }');
+    const inside = await host(page, 'write').locator('[data-status]').evaluate((node) => {
+      const style = getComputedStyle(node);
+      const button = getComputedStyle(node.getRootNode().querySelector('[data-action="debug"]'));
+      return { color: style.color, size: style.fontSize, family: style.fontFamily, buttonSize: button.fontSize };
+    });
+    assert.notEqual(inside.color, 'rgb(255, 0, 0)');
+    assert.equal(inside.size, '16px');
+    assert.doesNotMatch(inside.family, /^serif$/);
+    assert.equal(inside.buttonSize, '16px');
+    // And the figure styles stay in: the article's paragraphs keep the host's own look.
+    const outside = await page.locator('article > p').first().evaluate((node) => getComputedStyle(node).fontSize);
+    assert.equal(outside, '40px');
+    await page.close();
+  });
+});
