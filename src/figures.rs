@@ -4,8 +4,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::entries::{run_prepare, run_validate, run_write, Setup};
-use crate::input;
+use crate::input::{self, InputError};
 use crate::lesson::{validate_todos, Block, Content, Lang, Message, Role, State, Todo, TodoError};
+use crate::messages::quoted;
 use crate::trace::{self, ErrorInfo, Snapshot, Step};
 
 /// A figure: one lesson function, stepped through from its call entry.
@@ -111,14 +112,14 @@ pub fn parse_lang(lang: &str) -> Result<Lang, ApiError> {
     match lang {
         "zh" => Ok(Lang::Zh),
         "en" => Ok(Lang::En),
-        other => Err(ApiError(format!("unknown language \"{other}\": use \"zh\" or \"en\""))),
+        other => Err(ApiError(format!("unknown language {}: use \"zh\" or \"en\"", quoted(other)))),
     }
 }
 
 pub fn figure(id: &str) -> Result<Figure, ApiError> {
     FIGURES.iter().copied().find(|f| f.id == id).ok_or_else(|| {
         let known: Vec<&str> = FIGURES.iter().map(|f| f.id).collect();
-        ApiError(format!("unknown figure \"{id}\": expected one of {}", known.join(", ")))
+        ApiError(format!("unknown figure {}: expected one of {}", quoted(id), known.join(", ")))
     })
 }
 
@@ -177,7 +178,8 @@ pub fn trace(figure_id: &str, scenario_id: &str, lang: Lang) -> Result<Trace, Ap
     if !known.iter().any(|s| s.id == scenario_id) {
         let ids: Vec<&str> = known.iter().map(|s| s.id).collect();
         return Err(ApiError(format!(
-            "unknown scenario \"{scenario_id}\" for figure \"{}\": expected one of {}",
+            "unknown scenario {} for figure \"{}\": expected one of {}",
+            quoted(scenario_id),
             figure.id,
             ids.join(", ")
         )));
@@ -212,6 +214,14 @@ pub fn trace_input(figure_id: &str, text: &str, lang: Lang) -> Result<Trace, Api
         setup.items = parsed;
     }
     Ok(run(figure, INPUT_SCENARIO, setup, lang))
+}
+
+/// The trace of reader text refused before it was read: the wasm layer refuses a string whose
+/// UTF-16 length is already over the size limit without copying it into the module.
+pub fn refused_input(figure_id: &str, error: &InputError, lang: Lang) -> Result<Trace, ApiError> {
+    let figure = figure(figure_id)?;
+    let default = SCENARIOS.iter().find(|row| row.0 == figure.id).map_or("", |row| row.1);
+    Ok(rejected(figure, setup(default, lang), error.info(lang)))
 }
 
 /// The trace of reader input that never reached the call entry: the reader's part of `input`

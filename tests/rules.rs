@@ -120,7 +120,7 @@ fn position(error: &TodoError) -> Option<usize> {
     match error {
         TodoError::NotAList | TodoError::TooManyItems { .. } | TodoError::NoUserText => None,
         TodoError::BadShape { position }
-        | TodoError::NotAString { position }
+        | TodoError::NotAString { position, .. }
         | TodoError::EmptyId { position }
         | TodoError::IdTooLong { position, .. }
         | TodoError::DuplicateId { position, .. }
@@ -359,18 +359,6 @@ proptest! {
             let again = prepare_messages(&history, &state, lang).unwrap();
             prop_assert_eq!(&again[0], &prepared[0]);
         }
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    #[test]
-    fn traces_are_deterministic(items in items(), figure in select(vec!["validate", "write", "prepare"]), lang in lang()) {
-        let text = serde_json::to_string(&items).unwrap();
-        let first = trace_input(figure, &text, lang).unwrap();
-        let second = trace_input(figure, &text, lang).unwrap();
-        prop_assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
     }
 }
 

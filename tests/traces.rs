@@ -1,7 +1,8 @@
-//! The traces: the teaching points of LESSON.md, listings that match the file, determinism, golden files.
+//! The traces: the teaching points of LESSON.md, listings that match the file, golden files.
 
 use serde_json::{json, Value};
 use todo_trace::figures::{self, FIGURES};
+use todo_trace::input::InputError;
 use todo_trace::lesson::Lang;
 use todo_trace::source::source;
 use todo_trace::trace::{Event, Step};
@@ -292,15 +293,6 @@ fn step_lines_are_exactly_the_statement_starts() {
 }
 
 #[test]
-fn the_same_call_gives_the_same_json() {
-    for lang in [Lang::Zh, Lang::En] {
-        let a = serde_json::to_string(&trace("write", "replace", lang)).unwrap();
-        let b = serde_json::to_string(&trace("write", "replace", lang)).unwrap();
-        assert_eq!(a, b);
-    }
-}
-
-#[test]
 fn unknown_ids_are_clear_errors() {
     let figure = figures::trace("nope", "valid", Lang::En).unwrap_err().to_string();
     assert!(figure.contains("nope") && figure.contains("validate, write, prepare"), "{figure}");
@@ -308,6 +300,29 @@ fn unknown_ids_are_clear_errors() {
     assert!(scenario.contains("replace") && scenario.contains("valid, duplicate"), "{scenario}");
     assert!(figures::parse_lang("fr").unwrap_err().to_string().contains("\"fr\""));
     assert!(figures::scenarios("nope", Lang::Zh).is_err());
+}
+
+#[test]
+fn an_unknown_id_is_quoted_short_and_visible() {
+    let huge = "x".repeat(1 << 20);
+    let errors = [
+        figures::trace(&huge, "valid", Lang::En).unwrap_err(),
+        figures::trace("write", &huge, Lang::En).unwrap_err(),
+        figures::parse_lang(&huge).unwrap_err(),
+        figures::trace_input(&huge, "[]", Lang::Zh).unwrap_err(),
+        figures::refused_input(&huge, &InputError::TooLarge { bytes: 1 << 20 }, Lang::Zh)
+            .unwrap_err(),
+    ];
+    for error in errors {
+        let message = error.to_string();
+        assert!(message.len() < 200, "{} bytes: {}", message.len(), &message[..200]);
+        assert!(message.contains(&format!("\"{}…\"", "x".repeat(40))), "{message}");
+    }
+    let message = figures::trace("write", "re\u{202e}place", Lang::En).unwrap_err().to_string();
+    assert!(
+        message.starts_with("unknown scenario \"re<U+202E>place\" for figure \"write\""),
+        "{message}"
+    );
 }
 
 #[test]

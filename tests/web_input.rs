@@ -2,9 +2,9 @@
 //! thrown exception, and the module keeps working afterwards.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Date, Reflect};
+use js_sys::{Array, ArrayBuffer, Date, JsString, Reflect, WebAssembly};
 use todo_trace::wasm;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -19,7 +19,7 @@ fn get(value: &JsValue, key: &str) -> JsValue {
 /// Runs `traceInput`, checks the time bound, and returns the trace (it must not throw).
 fn timed_trace(figure: &str, text: &str, lang: &str) -> JsValue {
     let started = Date::now();
-    let trace = wasm::trace_input(figure, text, lang)
+    let trace = wasm::trace_input(&figure.into(), &text.into(), &lang.into())
         .unwrap_or_else(|error| panic!("traceInput threw: {:?}", JsValue::from(error)));
     let took = Date::now() - started;
     console_log!("traceInput({figure}, {} bytes): {took} ms", text.len());
@@ -42,11 +42,12 @@ fn steps(trace: &JsValue) -> u32 {
 
 /// A normal call still works: the module survived whatever came before.
 fn assert_still_working() {
-    let trace = wasm::trace("validate", "valid", "en").expect("trace still works");
+    let trace =
+        wasm::trace(&"validate".into(), &"valid".into(), &"en".into()).expect("trace still works");
     assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
-    let own =
-        wasm::trace_input("write", "[{'id': '1', 'content': 'x', 'status': 'pending'}]", "zh")
-            .expect("traceInput still works");
+    let text = "[{'id': '1', 'content': 'x', 'status': 'pending'}]";
+    let own = wasm::trace_input(&"write".into(), &text.into(), &"zh".into())
+        .expect("traceInput still works");
     assert_eq!(get(&get(&own, "result"), "ok"), JsValue::TRUE);
 }
 
@@ -98,6 +99,42 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
 #[wasm_bindgen_test]
 fn a_five_megabyte_string_is_refused_by_the_size_limit() {
     assert_refused(&format!("[\"{}\"]", "a".repeat(5 << 20)), "input_too_large");
+}
+
+/// The size of wasm memory, in bytes.
+fn memory_bytes() -> f64 {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<ArrayBuffer>().byte_length() as f64
+}
+
+#[wasm_bindgen_test]
+fn text_over_the_limit_is_refused_before_it_is_copied_into_wasm() {
+    // Made in JS, so the text never passes through wasm memory on its way in: 10 M characters,
+    // 30 MB of UTF-8.
+    let huge = JsString::from("中").repeat(10_000_000);
+    let before = memory_bytes();
+    for figure in ["validate", "write", "prepare"] {
+        let started = Date::now();
+        let trace = wasm::trace_input(&figure.into(), &huge, &"zh".into()).expect("no throw");
+        let took = Date::now() - started;
+        assert!(took < 100.0, "{figure}: {took} ms");
+        assert_eq!(error_code(&trace), "input_too_large");
+        assert_eq!(steps(&trace), 0);
+        let message = get(&get(&get(&trace, "result"), "error"), "message").as_string().unwrap();
+        assert!(message.contains("10000000"), "{message}");
+    }
+    let grown = memory_bytes() - before;
+    assert!(grown <= f64::from(1 << 20), "wasm memory grew by {grown} bytes");
+    // One unit over the limit is refused by length; at the limit, by the exact count of bytes.
+    let over = JsString::from(" ").repeat(65_537);
+    assert_eq!(
+        error_code(&wasm::trace_input(&"validate".into(), &over, &"en".into()).unwrap()),
+        "input_too_large"
+    );
+    let wide = format!("[\"{}\"]", "é".repeat(40_000));
+    assert_eq!(wide.encode_utf16().count(), 40_004);
+    assert_refused(&wide, "input_too_large");
+    assert_still_working();
 }
 
 #[wasm_bindgen_test]
@@ -157,7 +194,7 @@ fn a_valid_plan_of_ones_own_runs_and_xss_stays_text() {
 
 #[wasm_bindgen_test]
 fn unknown_figures_and_languages_still_throw() {
-    assert!(wasm::trace_input("nope", "[]", "en").is_err());
-    assert!(wasm::trace_input("validate", "[]", "fr").is_err());
+    assert!(wasm::trace_input(&"nope".into(), &"[]".into(), &"en".into()).is_err());
+    assert!(wasm::trace_input(&"validate".into(), &"[]".into(), &"fr".into()).is_err());
     assert_still_working();
 }

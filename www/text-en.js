@@ -14,7 +14,9 @@ export default {
   wasmFailed: (detail) =>
     `The WebAssembly module could not be loaded, so the debuggers on this page cannot run. Use a current browser with WebAssembly enabled; if you built the page yourself, run ./build.sh build first. Details: ${detail}`,
   pageFailed: (detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
-  linkProblem: (name, value) => `The link’s ${name}=${value} was not understood and is ignored.`,
+  // `value` is a node (the value, isolated in a <bdi>), so the sentence is a list of parts.
+  linkProblem: (name, value) => ['The link’s ', name, '=', value, ' was not understood and is ignored.'],
+  linkMore: (count) => `The link holds ${count} more values that were not understood; they are ignored too.`,
   figure: (n) => `Figure ${n}`,
   scenario: 'Scenario',
   controlsLabel: 'Debugger controls',
