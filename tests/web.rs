@@ -120,6 +120,14 @@ fn unknown_ids_throw_js_errors_with_clear_messages() {
         message,
         format!("unknown symbol \"{}…\": no such lesson function or entry", &huge[..40])
     );
+    // An id of 10 M characters made in JS is cut before it is copied into wasm memory.
+    let huge: JsValue = js_sys::JsString::from("x").repeat(10_000_000).into();
+    let before = memory_bytes();
+    let message = error_message(wasm::trace(&huge, &js("valid"), &js("en")));
+    assert!(message.starts_with(&format!("unknown figure \"{}…\"", &"x".repeat(40))), "{message}");
+    assert!(error_message(wasm::source(&huge)).starts_with("unknown symbol"));
+    let grown = memory_bytes() - before;
+    assert!(grown <= f64::from(1 << 20), "wasm memory grew by {grown} bytes");
     // The module keeps working after errors.
     assert!(trace("write", "replace", "en").is_ok());
 }
