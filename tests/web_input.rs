@@ -117,7 +117,7 @@ fn text_over_the_limit_is_refused_before_it_is_copied_into_wasm() {
         let started = Date::now();
         let trace = wasm::trace_input(&figure.into(), &huge, &"zh".into()).expect("no throw");
         let took = Date::now() - started;
-        assert!(took < 100.0, "{figure}: {took} ms");
+        assert!(took < 1_000.0, "{figure}: {took} ms");
         assert_eq!(error_code(&trace), "input_too_large");
         assert_eq!(steps(&trace), 0);
         let message = get(&get(&get(&trace, "result"), "error"), "message").as_string().unwrap();

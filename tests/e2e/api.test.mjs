@@ -55,7 +55,7 @@ test('text over 64 KiB is refused by its length before it is copied, however lon
   assert.equal(trace.result.error.code, 'input_too_large');
   assert.match(trace.result.error.message, /at least 50000000 bytes/);
   assert.deepEqual(trace.steps, []);
-  assert.ok(took < 200, `${took} ms`);
+  assert.ok(took < 1_000, `${took} ms`);
 });
 
 test('an unknown id is quoted by its first 40 characters only', () => {
