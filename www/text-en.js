@@ -16,7 +16,7 @@ export default {
   pageFailed: (detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
   // `value` is a node (the value, isolated in a <bdi>), so the sentence is a list of parts.
   linkProblem: (name, value) => ['The link’s ', name, '=', value, ' was not understood and is ignored.'],
-  linkMore: (count) => `The link holds ${count} more values that were not understood; they are ignored too.`,
+  linkMore: (count) => (count === 1 ? 'The link holds 1 more value that was not understood; it is ignored too.' : `The link holds ${count} more values that were not understood; they are ignored too.`),
   figure: (n) => `Figure ${n}`,
   scenario: 'Scenario',
   controlsLabel: 'Debugger controls',
