@@ -187,6 +187,9 @@ fn exact_float(literal: &str) -> Option<f64> {
     Some(if negative { -value } else { value })
 }
 
+/// The punctuation of the grammar, and the brackets of a call: where a bare word ends.
+const DELIMITERS: [char; 13] = ['[', ']', '{', '}', '(', ')', ',', ':', ';', '=', '\'', '"', '#'];
+
 struct Parser<'a> {
     text: &'a str,
     /// Byte offset of the next character.
@@ -493,9 +496,7 @@ impl Parser<'_> {
     /// values.
     fn word(&mut self) -> Parsed<Value> {
         let start = self.pos;
-        while let Some(c) =
-            self.peek().filter(|c| !c.is_whitespace() && !"[]{}(),:;='\"#".contains(*c))
-        {
+        while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && !DELIMITERS.contains(c)) {
             self.pos += c.len_utf8();
         }
         match &self.text[start..self.pos] {

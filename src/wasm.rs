@@ -127,22 +127,22 @@ const MAX_NAME_UNITS: u32 = 256;
 /// a number or an object it reads memory at a made-up address, traps, or leaks what it copied.
 fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
     match value.dyn_ref::<JsString>() {
-        Some(text) => Ok(text.slice(0, MAX_NAME_UNITS).into()),
+        Some(text) => Ok(text.slice(0, MAX_NAME_UNITS).as_string().unwrap_or_default()),
         None => Err(not_a_string(name, value)),
     }
 }
 
-/// "figureId must be a string, but got a number": the kind of value only, never the value, which
-/// may be huge or have getters that run code.
+/// "figureId must be a string, not number": names the value's type (as `typeof` does, but telling
+/// null and arrays apart), never the value, which may be huge or have getters that run code.
 fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
-    let kind = match value.js_typeof().as_string().unwrap_or_default().as_str() {
-        _ if value.is_null() => "null".to_string(),
-        _ if value.is_array() => "an array".to_string(),
-        "undefined" => "undefined".to_string(),
-        "object" => "an object".to_string(),
-        kind => format!("a {kind}"),
+    let kind = if value.is_null() {
+        "null".into()
+    } else if value.is_array() {
+        "array".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
     };
-    js_sys::Error::new(&format!("{name} must be a string, but got {kind}"))
+    js_sys::Error::new(&format!("{name} must be a string, not {kind}"))
 }
 
 fn language(lang: &JsValue) -> Result<Lang, js_sys::Error> {

@@ -9,8 +9,10 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Generous: each of these takes milliseconds; only a hang or a blow-up would come near it.
-const BOUND_MS: f64 = 5_000.0;
+/// Only a hang or a blow-up comes near it. Most of these take milliseconds, the heaviest input a few
+/// seconds of this debug build, and several times that on a busy machine, where V8's optimizing
+/// compiler gets little CPU: so the bound on work is the step count, checked where it matters.
+const BOUND_MS: f64 = 60_000.0;
 
 fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &JsValue::from_str(key)).expect("a readable field")
@@ -176,7 +178,8 @@ fn the_heaviest_valid_sized_input_stays_bounded() {
     for figure in ["validate", "write"] {
         let trace = timed_trace(figure, &text, "zh");
         assert_eq!(error_code(&trace), "content_too_long");
-        assert!(steps(&trace) > 100);
+        // About 18 steps an item: the work grows with the items, which are at most 20.
+        assert!((300..500).contains(&steps(&trace)), "{} steps", steps(&trace));
     }
     assert_still_working();
 }
