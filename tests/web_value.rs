@@ -26,7 +26,7 @@ fn js(expression: &str) -> JsValue {
 /// Runs `traceValue`, checks the time bound, and returns the trace (it must not throw).
 fn timed(figure: &str, value: &JsValue) -> JsValue {
     let started = Date::now();
-    let trace = wasm::trace_value(figure, value.clone(), "en")
+    let trace = wasm::trace_value(&figure.into(), value.clone(), &"en".into())
         .unwrap_or_else(|error| panic!("traceValue threw: {:?}", JsValue::from(error)));
     let took = Date::now() - started;
     assert!(took < BOUND_MS, "{figure} took {took} ms");
@@ -81,7 +81,9 @@ fn a_value_runs_exactly_as_the_same_data_typed_as_text() {
         for figure in ["validate", "write", "prepare"] {
             let value = JSON::parse(text).expect("valid JSON");
             let from_value = stringify(&timed(figure, &value));
-            let from_text = stringify(&wasm::trace_input(figure, text, "en").expect("traceInput"));
+            let from_text = stringify(
+                &wasm::trace_input(&figure.into(), &text.into(), &"en".into()).expect("traceInput"),
+            );
             assert_eq!(from_value, from_text, "{figure} on {text}");
         }
     }
@@ -153,9 +155,9 @@ fn the_host_plan_of_prepare_is_validated_and_stored_normalized() {
 
 #[wasm_bindgen_test]
 fn unknown_figures_languages_and_the_loop_throw() {
-    assert!(wasm::trace_value("nope", JsValue::NULL, "en").is_err());
-    assert!(wasm::trace_value("write", JsValue::NULL, "fr").is_err());
-    assert!(wasm::trace_value("loop", js("[]"), "en").is_err());
+    assert!(wasm::trace_value(&"nope".into(), JsValue::NULL, &"en".into()).is_err());
+    assert!(wasm::trace_value(&"write".into(), JsValue::NULL, &"fr".into()).is_err());
+    assert!(wasm::trace_value(&"loop".into(), js("[]"), &"en".into()).is_err());
     // And the module still works.
     let trace = timed("write", &js("[{id: '1', content: 'x', status: 'pending'}]"));
     assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
