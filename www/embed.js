@@ -116,6 +116,12 @@ export class TodoTraceFigure extends HTMLElement {
   }
 
   connectedCallback() {
+    // `data` set by a script that ran before this module defined the element sits on the instance, hiding the setter.
+    if (Object.hasOwn(this, 'data')) {
+      const { data } = /** @type {{data: unknown}} */ (/** @type {unknown} */ (this));
+      delete (/** @type {{data?: unknown}} */ (/** @type {unknown} */ (this))).data;
+      this.#data = { value: data };
+    }
     if (!this.#controller) this.#build();
   }
 

@@ -131,6 +131,27 @@ describe('the figure element in dist/', () => {
     await page.close();
   });
 
+  test('data set by a script that runs before the element is defined is not lost', async () => {
+    const page = await browser.newPage();
+    // A page of the test's own on the same server: a classic script sets `data` before embed.js has loaded.
+    await page.route('**/early.html', (route) => route.fulfill({
+      contentType: 'text/html',
+      headers: { 'Content-Security-Policy': CSP },
+      body: '<!doctype html><html lang="en"><title>early</title><todo-trace-figure figure="write" lang="en"></todo-trace-figure>' +
+        '<script src="early.js"></script><script type="module" src="todo-trace/embed.js"></script>',
+    }));
+    await page.route('**/early.js', (route) => route.fulfill({
+      contentType: 'text/javascript',
+      body: "document.querySelector('todo-trace-figure').data = [{id: 'e', content: 'set early', status: 'pending'}];",
+    }));
+    await page.goto(`${origin}/early.html`);
+    const write = host(page, 'write');
+    await write.locator('[data-status]').waitFor();
+    assert.equal(await write.locator('select[data-control="scenario"]').inputValue(), 'input');
+    assert.match(await write.locator('pre.input').textContent(), /set early/);
+    await page.close();
+  });
+
   test('the host page CSS does not reach inside, and the figure CSS does not leak out', async () => {
     const page = await openExample('* { color: red !important; font: 40px serif !important; } p { color: red; }');
     const inside = await host(page, 'write').locator('[data-status]').evaluate((node) => {
