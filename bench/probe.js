@@ -5,11 +5,18 @@
   const status = (figure) =>
     (figure.matches('[data-status]') ? figure : figure.querySelector('[data-status]'))?.dataset.status ?? null;
   bench.status = status;
+  // The lesson's figures live in the shadow roots of <todo-trace-figure> elements (www/embed.js); other pages' in the document.
+  const allFigures = () => [
+    ...document.querySelectorAll('[data-figure]'),
+    ...[...document.querySelectorAll('todo-trace-figure')].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('[data-figure]') ?? [])]),
+  ];
+  bench.figure = (/** @type {string} */ id) => allFigures().find((figure) => figure.dataset.figure === id) ?? null;
 
   // The lesson page is ready when all three figures are idle and show their lines (the page's test
-  // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>.
+  // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>. An element builds its
+  // figure as it joins the page, so by the time the observer hears of the element, its shadow root is filled.
   const figuresReady = () => {
-    const figures = [...document.querySelectorAll('[data-figure]')];
+    const figures = allFigures();
     return (
       figures.length >= 3 &&
       figures.every(
@@ -49,13 +56,20 @@
   document.addEventListener(
     'click',
     (event) => {
-      const button = event.target instanceof Element && event.target.closest('[data-action="step-over"]');
+      // The event's target outside the shadow root is the element; the path's first entry is the button.
+      const target = event.composedPath()[0];
+      const button = target instanceof Element && target.closest('[data-action="step-over"]');
       const figure = button && button.closest('[data-figure]');
-      if (figure) pending = { at: event.timeStamp, figure, before: figure.querySelector('[aria-current="step"]') };
+      if (!figure) return;
+      pending = { at: event.timeStamp, figure, before: figure.querySelector('[aria-current="step"]') };
+      // The document's observer does not see into shadow roots: observe the figure's root too (again is harmless).
+      const root = figure.getRootNode();
+      if (root !== document) stepObserver.observe(root, stepOptions);
     },
     true,
   );
-  new MutationObserver((records) => {
+  const stepOptions = { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-current'] };
+  const stepObserver = new MutationObserver((records) => {
     if (!pending) return;
     const now = pending.figure.querySelector('[aria-current="step"]');
     const setAgain = records.some((r) => r.attributeName === 'aria-current' && pending.figure.contains(r.target));
@@ -69,5 +83,6 @@
       bench.steps.push({ line: now?.dataset.line ?? null, marked, settled: performance.now() - at });
     };
     channel.port2.postMessage(null);
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-current'] });
+  });
+  stepObserver.observe(document, stepOptions);
 })();

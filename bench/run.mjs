@@ -245,7 +245,7 @@ async function timeWorst({ text, lang, times }) {
 
 /** Runs in a page: puts `text` in the validate figure's editor and clicks its Run button; the time the click took, and until the next frame. */
 async function runWorstInPage(text) {
-  const figure = document.querySelector('[data-figure="validate"]');
+  const figure = window.__bench.figure('validate');
   figure.querySelector('textarea').value = text;
   const start = performance.now();
   figure.querySelector('[data-action="run-input"]').click();
@@ -302,7 +302,7 @@ async function stepThrough(page, id, tally, enough) {
     await page
       .waitForFunction(
         ({ id, n }) => {
-          const status = window.__bench.status(document.querySelector(`[data-figure="${id}"]`));
+          const status = window.__bench.status(window.__bench.figure(id));
           return window.__bench.steps.length > n || status === 'done' || status === 'error';
         },
         { id, n: before },
