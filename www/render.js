@@ -63,7 +63,7 @@ function changeMark(change, t) {
 export function listingRows(listing, { idPrefix, breakable, t }) {
   return listing.lines.map(({ no, text }) => {
     if (!breakable) {
-      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', { text }));
+      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), codeLine(text));
     }
     const takes = breakable.has(no);
     const codeId = `${idPrefix}-L${no}`;
@@ -82,9 +82,17 @@ export function listingRows(listing, { idPrefix, breakable, t }) {
         text: no,
       }),
       el('span', { class: 'mark' }),
-      el('code', { id: codeId, text }),
+      codeLine(text, codeId),
     );
   });
+}
+
+/** A listing line's code. Its leading spaces, as --indent, give its wrapped rows their hanging indent (style.css). @param {string} text @param {string} [id] */
+function codeLine(text, id) {
+  const code = el('code', { id, text });
+  const indent = text.length - text.trimStart().length;
+  if (indent) code.style.setProperty('--indent', `${indent}ch`);
+  return code;
 }
 
 /** Highlights rows made by listingRows with `highlightLines` (code.js): each line's text becomes its tokens. */
