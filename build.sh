@@ -59,6 +59,10 @@ build() {
   cp node_modules/@speed-highlight/core/dist/tokenize.js www/vendor/shj-tokenize.js
   cp node_modules/@speed-highlight/core/dist/languages/rs.js www/vendor/shj-rs.js
   cp node_modules/@speed-highlight/core/dist/languages/todo.js www/vendor/shj-todo.js
+  # Their declarations, for tsc (the page never fetches them).
+  cp node_modules/@speed-highlight/core/dist/tokenize.d.ts www/vendor/shj-tokenize.d.ts
+  cp node_modules/@speed-highlight/core/dist/languages/rs.d.ts www/vendor/shj-rs.d.ts
+  cp node_modules/@speed-highlight/core/dist/languages/todo.d.ts www/vendor/shj-todo.d.ts
   local raw gz
   raw=$(wc -c < www/pkg/todo_trace_bg.wasm)
   gz=$(gzip -9 -c www/pkg/todo_trace_bg.wasm | wc -c)
@@ -80,6 +84,8 @@ run_tests() {
   cargo test --workspace
   step "browser tests (wasm-bindgen-test in headless Chromium)"
   wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER"
+  step "types of the page (tsc --noEmit against the module's generated declarations)"
+  node_modules/.bin/tsc --noEmit -p .
   if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
     step "end-to-end tests (the page in headless Chromium)"
     node --test --test-concurrency=1 tests/e2e/

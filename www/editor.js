@@ -1,22 +1,16 @@
 // The "try your own input" editor in a figure's setup part: the reader's text, Run and Debug on it, a reset, and a refused text's error at its place.
+// @ts-check
 import { el } from './render.js';
 
-/** The part of a trace's input the reader writes: the submitted items, or for prepare the host plan. */
-const editablePart = (figureId, input) => (figureId === 'prepare' ? input.state.items : input.items);
-
-const spaced = (item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
-
-/** The editor's text for a trace's input: that part as JSON, one item per line, so an item is edited in one place. */
-export function editorText(figureId, input) {
-  const items = editablePart(figureId, input);
-  return items.length === 0 ? '[]' : `[\n${items.map((item) => `  ${spaced(item)}`).join(',\n')}\n]`;
-}
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
+/** @typedef {import('./text-en.js').Words} Words */
 
 /**
  * The textarea offset (UTF-16 units) of a 1-based line and column as the module counts them: only a
  * line feed ends a line and a column counts code points, so an emoji is one column but two units.
  * A place past the end of a line or of the text is clamped to that end.
  */
+/** @param {string} text @param {number} line @param {number} column */
 function offsetOf(text, line, column) {
   const lines = text.split('\n');
   const at = Math.min(Math.max(line, 1), lines.length) - 1;
@@ -25,11 +19,12 @@ function offsetOf(text, line, column) {
 }
 
 /**
- * Builds the editor. `label` says what the text is; `onRun(command)` is called with "run" or
- * "debug", `onReset()` by the reset button. Returns `{root, textarea, showError(error, focus),
+ * Builds the editor. `label` says what the text is; `onEdit(text)` is called as the reader types, `onRun(command)`
+ * with "run" or "debug", `onReset()` by the reset button. Returns `{root, textarea, showError(error, focus),
  * clearError()}`.
+ * @param {{id: string, t: Words, label: string, onEdit: (text: string) => void, onRun: (command: 'run' | 'debug') => void, onReset: () => void}} options
  */
-export function createEditor({ id, t, label, onRun, onReset }) {
+export function createEditor({ id, t, label, onEdit, onRun, onReset }) {
   const w = t.input;
   const ids = { text: `${id}-input`, note: `${id}-input-note`, error: `${id}-input-error` };
   const textarea = el('textarea', {
@@ -40,16 +35,19 @@ export function createEditor({ id, t, label, onRun, onReset }) {
     autocomplete: 'off',
     autocapitalize: 'off',
     'aria-describedby': `${ids.note} ${ids.error}`,
+    oninput: () => onEdit(textarea.value),
     // Ctrl+Enter runs, as in many playgrounds; the figure ignores keys with Ctrl, so nothing else fires.
-    onkeydown: (event) => {
+    onkeydown: (/** @type {KeyboardEvent} */ event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         onRun('run');
       }
     },
   });
+  /** @param {string} action @param {[string, string]} words @param {() => void} onclick @param {string} [key] */
   const button = (action, [text, what], onclick, key) =>
     el('button', { type: 'button', 'data-action': action, title: key ? `${what} (${key})` : what, 'aria-keyshortcuts': key ?? null, text, onclick });
+  /** @type {CanvasRenderingContext2D | null} */
   let measure = null; // a canvas context to measure text with, made on first use rather than at start-up
   const error = el('div', { class: 'input-error', id: ids.error });
   error.hidden = true;
@@ -70,7 +68,7 @@ export function createEditor({ id, t, label, onRun, onReset }) {
     error,
   );
 
-  // Puts the caret where the module says the problem starts.
+  /** Puts the caret where the module says the problem starts. @param {number} line @param {number} column @param {boolean} focus */
   function goTo(line, column, focus) {
     const at = offsetOf(textarea.value, line, column);
     if (focus) textarea.focus();
@@ -79,11 +77,11 @@ export function createEditor({ id, t, label, onRun, onReset }) {
   }
 
   // Browsers do not scroll a textarea to a caret placed by script, so measure the text before it and scroll there.
-  function revealCaret(at) {
+  function revealCaret(/** @type {number} */ at) {
     const style = getComputedStyle(textarea);
     const before = textarea.value.slice(0, at);
     const lineStart = before.lastIndexOf('\n') + 1;
-    measure ??= document.createElement('canvas').getContext('2d');
+    measure ??= /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d'));
     measure.font = style.font;
     const x = measure.measureText(before.slice(lineStart)).width;
     const y = (before.length - before.replaceAll('\n', '').length) * parseFloat(style.lineHeight);
@@ -96,16 +94,16 @@ export function createEditor({ id, t, label, onRun, onReset }) {
   return {
     root,
     textarea,
-    /** Shows a refused text's `{code, message, line?, column?}`; with `focus`, the caret goes to its place. */
+    /** Shows a refused text's `{code, message, line?, column?}`; with `focus`, the caret goes to its place. @param {ErrorInfo} error @param {boolean} focus */
     showError({ code, message, line, column }, focus) {
-      const placed = Number.isInteger(line) && Number.isInteger(column);
+      const placed = line !== undefined && column !== undefined;
       error.replaceChildren(
         el('p', {}, el('strong', { text: w.refused }), ' ', el('code', { class: 'code', text: code }), t.colon, el('span', { class: 'message', text: message })),
         ...(placed ? [el('button', { type: 'button', 'data-action': 'go-to-error', text: w.goTo(line, column), onclick: () => goTo(line, column, true) })] : []),
       );
       error.hidden = false;
       textarea.setAttribute('aria-invalid', 'true');
-      if (placed) goTo(line, column, focus);
+      if (line !== undefined && column !== undefined) goTo(line, column, focus);
     },
     clearError() {
       error.hidden = true;

@@ -1,24 +1,28 @@
 // Deep links: the page's place (language; per figure its scenario, breakpoints and step) to and from the URL query.
+// @ts-check
 //
 // Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12 ("step" counts from 1 as the
 // timeline does; "end" means finished). Only what differs from a fresh page is written, so a plain
 // visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
 // link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step.
 
+/** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
+
+/** @type {Lang[]} */
 export const LANGS = ['zh', 'en'];
 
 /**
  * Parses a query string. Returns `{lang, figures: {id: {scenario, breakpoints, step}}, problems}`;
  * a value that cannot be understood is left out and listed in `problems` as `{name, value}`.
+ * @param {string} search @param {string[]} figureIds
  */
 export function readLink(search, figureIds) {
   const params = new URLSearchParams(search);
   const problems = [];
-  let lang = params.get('lang') ?? LANGS[0];
-  if (!LANGS.includes(lang)) {
-    problems.push({ name: 'lang', value: lang });
-    lang = LANGS[0];
-  }
+  const asked = params.get('lang') ?? LANGS[0];
+  const lang = LANGS.find((l) => l === asked) ?? LANGS[0];
+  if (lang !== asked) problems.push({ name: 'lang', value: asked });
+  /** @type {Record<string, import('./state.js').Place>} */
   const figures = {};
   for (const id of figureIds) {
     let step = params.get(`${id}.step`);
@@ -38,6 +42,8 @@ export function readLink(search, figureIds) {
 /**
  * Builds the query string for `lang` and each figure's place `{id, scenario, defaultScenario,
  * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end".
+ * @param {Lang} lang
+ * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null}[]} places
  */
 export function writeLink(lang, places) {
   const params = new URLSearchParams();

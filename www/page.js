@@ -1,7 +1,12 @@
 // The lesson page: the prose and the three debuggers in one language, with every figure's place kept in the URL.
+// @ts-check
 import { createFigure, KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, el, richText } from './render.js';
+
+/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
+/** @typedef {import('./text-en.js').Words} Words */
+/** @typedef {import('./state.js').Kept} Kept */
 
 /** Moves are written to the URL at most this often (see saveLinkSoon). */
 const LINK_GAP_MS = 300;
@@ -10,6 +15,8 @@ const LINK_GAP_MS = 300;
  * Builds the whole page from the URL into #app; a language switch writes the URL and calls
  * `restart(kept)`, which builds the page again, passing in `kept` (per figure id) what the URL does not
  * hold: the reader's own input.
+ * @param {Api} api @param {Words} t @param {Record<string, Kept>} kept
+ * @param {(kept: Record<string, Kept>) => Promise<void>} restart
  */
 export function build(api, t, kept = {}, restart) {
   const figures = api.figures();
@@ -17,18 +24,20 @@ export function build(api, t, kept = {}, restart) {
   const { lang } = link;
   document.documentElement.lang = lang;
   document.title = t.title;
+  /** @type {Map<string, Map<string, string>>} */
   const labels = new Map(figures.map((f) => [f.id, new Map(api.scenarios(f.id, lang).map((s) => [s.id, s.label]))]));
-  const scenarioLabel = (ref) => {
+  const scenarioLabel = (/** @type {string} */ ref) => {
     const [figureId, id] = ref.split('/');
     const label = labels.get(figureId)?.get(id);
     if (!label) throw new Error(`the lesson text names an unknown scenario "${ref}"`);
     return t.quote(label);
   };
-  const resolveProse = (kind, arg) => {
+  const resolveProse = (/** @type {string} */ kind, /** @type {string} */ arg) => {
     if (kind !== 'scenario') throw new Error(`a line reference "${arg}" outside a figure`);
     return scenarioLabel(arg);
   };
 
+  /** @type {ReturnType<typeof createFigure>[]} */
   const controllers = [];
   let lastSaved = -Infinity;
   let leaving = false; // set by the language switch: from then on this page's pending writes are stale
@@ -56,6 +65,7 @@ export function build(api, t, kept = {}, restart) {
   const blocks = t.prose.map(([kind, content]) => {
     if (kind === 'figure') {
       const figure = figures.find((f) => f.id === content);
+      if (!figure) throw new Error(`the lesson text names an unknown figure "${content}"`);
       const controller = createFigure({
         api, figure, lang, t,
         number: controllers.length + 1,
@@ -71,8 +81,8 @@ export function build(api, t, kept = {}, restart) {
       return controller.root;
     }
     if (kind === 'keys') return keyList(t);
-    if (kind === 'ol') return el('ol', {}, content.map((item) => el('li', {}, richText(item, resolveProse))));
-    return el(kind, {}, richText(content, resolveProse));
+    if (kind === 'ol') return el('ol', {}, /** @type {string[]} */ (content).map((item) => el('li', {}, richText(item, resolveProse))));
+    return el(/** @type {'p' | 'h1' | 'h2'} */ (kind), {}, richText(/** @type {string} */ (content), resolveProse));
   });
 
   const other = LANGS.find((l) => l !== lang);
@@ -86,18 +96,19 @@ export function build(api, t, kept = {}, restart) {
       leaving = true;
       saveLink(other);
       await restart(keep);
-      document.querySelector('[data-control="lang"]')?.focus();
+      /** @type {HTMLElement | null} */ (document.querySelector('[data-control="lang"]'))?.focus();
     },
   });
   const notice = problems.length
     ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
     : [];
-  document.getElementById('app').replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
+  document.getElementById('app')?.replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
 }
 
+/** @param {Words} t */
 function keyList(t) {
   const rows = [
-    ...Object.entries(KEYS).map(([command, key]) => [key, `${t.controls[command][0]}${t.colon}${t.controls[command][1]}`]),
+    .../** @type {[import('./replay.js').Command, string][]} */ (Object.entries(KEYS)).map(([command, key]) => [key, `${t.controls[command][0]}${t.colon}${t.controls[command][1]}`]),
     ...t.keysExtra,
   ];
   return el('ul', { class: 'keys' }, rows.map(([key, what]) => el('li', {}, el('kbd', { text: key }), ' ', what)));

@@ -1,34 +1,49 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
+// @ts-check
+
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
+/** @typedef {import('./replay.js').Local} Local */
+/** @typedef {import('./replay.js').HostField} HostField */
+/** @typedef {import('./text-en.js').Words} Words */
+/** @typedef {Node | string | null | undefined} Leaf */
+/** @typedef {Leaf | (Leaf | Leaf[])[]} Child a node, a text, or nested lists of them; null and undefined are left out */
 
 /**
  * Creates an element. `attrs`: "class", "text" (textContent), "on<event>" handlers, anything else is
  * set as an attribute (null or undefined leaves it out). Children are nodes or strings (as text), arrays flattened.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Record<string, unknown>} attrs @param {Child[]} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined) continue;
-    if (name === 'class') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    if (name === 'class') node.className = String(value);
+    else if (name === 'text') node.textContent = String(value);
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
     else node.setAttribute(name, String(value));
   }
-  node.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  node.append(.../** @type {(Node | string)[]} */ (children.flat(Infinity).filter((child) => child !== null && child !== undefined)));
   return node;
 }
 
 /** Calls `fn` once the next frame has been drawn (and `wait` ms more): for work that the reader need not wait for. */
-export const afterNextFrame = (fn, wait = 0) => requestAnimationFrame(() => setTimeout(fn, wait));
+export const afterNextFrame = (/** @type {() => void} */ fn, wait = 0) => requestAnimationFrame(() => setTimeout(fn, wait));
 
 /** Text a reader cannot see but a screen reader says: how a mark that is only a shape or colour reads aloud. */
-export const hidden = (text) => el('span', { class: 'visually-hidden', text });
+export const hidden = (/** @type {string} */ text) => el('span', { class: 'visually-hidden', text });
 
 /**
  * Inline markup of the prose (see text-zh.js): `code`, {line:…} and {scenario:…}. `resolve(kind,
  * arg)` turns a reference into its text and throws if it names nothing, so a stale reference is an error.
+ * @param {string} source @param {(kind: string, arg: string) => string} resolve
+ * @returns {(Node | string)[]}
  */
 export function richText(source, resolve) {
-  return source.split(/(`[^`]+`|\{(?:line|scenario):[^}]+\})/).flatMap((part) => {
+  return source.split(/(`[^`]+`|\{(?:line|scenario):[^}]+\})/).flatMap(/** @returns {(Node | string)[]} */ (part) => {
     if (!part) return [];
     if (part.startsWith('`')) return [el('code', { text: part.slice(1, -1) })];
     const ref = part.match(/^\{(line|scenario):([^}]+)\}$/);
@@ -36,7 +51,11 @@ export function richText(source, resolve) {
   });
 }
 
-/** A value as JSON text: whatever fits in a short line stays on one line; longer arrays and objects get one entry per line. */
+/**
+ * A value as JSON text: whatever fits in a short line stays on one line; longer arrays and objects get one entry per line.
+ * @param {unknown} value @param {string} indent
+ * @returns {string}
+ */
 export function jsonText(value, indent = '') {
   const flat = JSON.stringify(value);
   if (flat.length <= 64 || value === null || typeof value !== 'object') return flat;
@@ -48,9 +67,20 @@ export function jsonText(value, indent = '') {
   return `${open}\n${entries.join(',\n')}\n${indent}${close}`;
 }
 
+/** @typedef {import('./replay.js').Change} Change */
+/** @typedef {'new' | 'changed' | 'removed'} ChangeKind */
+
 /** The text marks for changes, told apart by shape: + new, ~ changed, − removed. */
 const CHANGE_MARK = { new: '+', changed: '~', removed: '−' };
 
+/**
+ * What a change character means in a pane. A binding just moved away has changed (the pane then says "moved
+ * out" in place of its value); a host entry marked "-" was removed.
+ * @type {Record<Change, ChangeKind | null>}
+ */
+const CHANGE_KIND = { '+': 'new', '~': 'changed', m: 'changed', '-': 'removed', '.': null };
+
+/** @param {ChangeKind | null} change @param {Words} t */
 function changeMark(change, t) {
   if (!change) return el('span', { class: 'change', 'aria-hidden': 'true' });
   return el('span', { class: 'change' }, el('span', { 'aria-hidden': 'true', text: CHANGE_MARK[change] }), hidden(t.change[change]));
@@ -59,6 +89,11 @@ function changeMark(change, t) {
 /**
  * Rows of a listing, its code as plain text (colourRows highlights it). With `breakable` (a Set of lines)
  * each row gets a breakpoint button, as in the code pane; without it, a plain read-only listing.
+ */
+/**
+ * @param {Listing} listing
+ * @param {{idPrefix?: string, breakable?: Set<number>, t: Words}} options
+ * @returns {HTMLElement[]}
  */
 export function listingRows(listing, { idPrefix, breakable, t }) {
   return listing.lines.map(({ no, text }) => {
@@ -96,37 +131,45 @@ function codeLine(text, id) {
 }
 
 /** Highlights rows made by listingRows with `highlightLines` (code.js): each line's text becomes its tokens. */
+/** @param {HTMLElement[]} rows @param {(lines: string[]) => Node[][]} highlightLines */
 export function colourRows(rows, highlightLines) {
-  const codes = rows.map((row) => row.querySelector('code'));
+  const codes = rows.map((row) => /** @type {HTMLElement} */ (row.querySelector('code')));
   const tokens = highlightLines(codes.map((code) => code.textContent));
   codes.forEach((code, i) => code.replaceChildren(...tokens[i]));
 }
 
-/** The locals pane: name, type and value of each binding; plus the returned value or error at a return step. */
-export function localsPane(view, step, t) {
-  if (!step) return [el('p', { class: 'empty', text: t.notRunning })];
-  const items = view.map((local) =>
-    el(
+/**
+ * The locals pane: name, type and value of each binding; plus the returned value or error at a return step.
+ * `locals` and `outcome` are null when no function is running.
+ * @param {Local[] | null} locals
+ * @param {{event: string, value: unknown, error?: ErrorInfo} | null} outcome
+ * @param {Words} t
+ */
+export function localsPane(locals, outcome, t) {
+  if (!locals || !outcome) return [el('p', { class: 'empty', text: t.notRunning })];
+  const items = locals.map((local) => {
+    const change = CHANGE_KIND[local.change];
+    return el(
       'li',
-      { class: [local.change, local.moved ? 'moved' : ''].join(' ').trim() || null },
-      changeMark(local.change, t),
+      { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null },
+      changeMark(change, t),
       el('code', { class: 'name', text: local.name }),
       el('span', { class: 'type', text: local.type }),
       local.moved
         ? el('span', { class: 'value moved-note', text: t.moved })
         : el('code', { class: 'value', text: jsonText(local.value) }),
-    ),
-  );
-  if (step.event === 'return') {
-    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('code', { class: 'value', text: jsonText(step.value) })));
+    );
+  });
+  if (outcome.event === 'return') {
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('code', { class: 'value', text: jsonText(outcome.value) })));
   }
-  if (step.event === 'error') {
-    items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${step.error.code}: ${step.error.message}` })));
+  if (outcome.event === 'error' && outcome.error) {
+    items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${outcome.error.code}: ${outcome.error.message}` })));
   }
   return [el('ul', { class: 'locals' }, items)];
 }
 
-/** The call stack pane, innermost call first. */
+/** The call stack pane, innermost call first. @param {Frame[]} frames @param {Words} t */
 export function stackPane(frames, t) {
   if (frames.length === 0) return [el('p', { class: 'empty', text: t.notRunning })];
   return [
@@ -140,21 +183,24 @@ export function stackPane(frames, t) {
   ];
 }
 
-/** The host state pane: each field's entries, with what changed since the previous step marked. */
+/** The host state pane: each field's entries, with what changed since the previous step marked. @param {HostField[]} view @param {Words} t */
 export function statePane(view, t) {
-  return view.map(({ key, entries }) =>
+  return view.map(({ field, entries }) =>
     el(
       'div',
       { class: 'field' },
-      el('code', { class: 'key', text: `state.${key}` }),
+      el('code', { class: 'key', text: `state.${field}` }),
       entries.length === 0
         ? el('p', { class: 'empty', text: '[]' })
-        : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => el('li', { class: change || null }, changeMark(change, t), el('code', { class: 'value', text: jsonText(value) })))),
+        : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => {
+          const kind = CHANGE_KIND[change];
+          return el('li', { class: kind }, changeMark(kind, t), el('code', { class: 'value', text: jsonText(value) }));
+        })),
     ),
   );
 }
 
-/** The output pane: the lines printed so far. */
+/** The output pane: the lines printed so far. @param {string[]} lines @param {Words} t */
 export function outputPane(lines, t) {
   if (lines.length === 0) return [el('p', { class: 'empty', text: t.noOutput })];
   return [el('pre', { class: 'output', text: lines.join('\n') })];

@@ -1,44 +1,73 @@
-// The debugger's rules over a recorded trace, as pure functions: where each command goes, what the panes show.
+// The debugger's movement rules over a recorded trace, as pure functions, and small accessors that decode a step.
+// @ts-check
 //
 // A position is -1 (not started), 0..n-1 (paused at steps[i]) or n (finished; the entry has printed its
 // output). Steps with event "call" or "line" are about to run their line; "return" and "error" steps
-// report a function that has just returned, their line being the last one it ran.
+// report a function that has just returned, their line being the last one it ran. Everything else a pane
+// shows (frames, the line just run, what changed) is decided in Rust and read here as it is.
+
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Step} Step */
+/** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').ErrorInfo} ErrorInfo */
+/** @typedef {ReadonlySet<string>} Breakpoints the keys of `breakpointKey` */
+/** @typedef {'run' | 'debug' | 'continue' | 'step-over' | 'step-into' | 'step-out' | 'step-back' | 'restart'} Command */
+/** @typedef {'.' | '+' | '~' | 'm' | '-'} Change one character of `Step.changes` (a local: unchanged, new, changed, moved away) or `HostField.changes` (an entry: the same, new, changed, removed) */
+/** @typedef {{name: string, type: string, value: unknown, moved: boolean, change: Change}} Local */
+/** @typedef {{field: string, entries: {value: unknown, change: Change}[]}} HostField */
 
 export const IDLE = -1;
 
-const depth = (step) => step.stack.length;
-const aboutToRun = (step) => step.event === 'call' || step.event === 'line';
+const depth = (/** @type {Step} */ step) => step.frames.length;
+const aboutToRun = (/** @type {Step} */ step) => step.event === 'call' || step.event === 'line';
+
+/** The current function of a step and its line. @param {Step} step @returns {Frame} */
+// A step always has its own frame (CONTRACT.md: the last is the current function).
+export const here = (step) => /** @type {Frame} */ (step.frames.at(-1));
 
 /** The key of a breakpoint, also its form in the URL: `validate_todos.152`. */
-export const breakpointKey = (symbol, line) => `${symbol}.${line}`;
+export const breakpointKey = (/** @type {string} */ symbol, /** @type {number} */ line) => `${symbol}.${line}`;
 
 /** Whether execution pauses at this step: breakpoints fire only when their line is about to run. */
-export const hits = (step, breakpoints) =>
-  aboutToRun(step) && breakpoints.has(breakpointKey(step.symbol, step.line));
+export const hits = (/** @type {Step} */ step, /** @type {Breakpoints} */ breakpoints) =>
+  aboutToRun(step) && breakpoints.has(breakpointKey(here(step).symbol, here(step).line));
 
-/** The symbols a figure's traces pass through: its function and the ones it calls. */
-export const tracedSymbols = (traces) => new Set([...traces].flatMap(({ steps }) => steps.map((step) => step.symbol)));
+/** The symbols a trace passes through: its function and the ones it calls. @param {Trace} trace */
+export const tracedSymbols = (trace) => new Set(trace.steps.flatMap((step) => step.frames.map((frame) => frame.symbol)));
 
-/** Lines where a step can pause (`step` in the listing), per symbol: the only lines that accept a breakpoint. */
+/**
+ * Lines where a step can pause (`step` in the listing), per symbol: the only lines that accept a breakpoint.
+ * @param {Listing[]} listings
+ * @returns {Map<string, Set<number>>}
+ */
 export const breakableLines = (listings) =>
   new Map(listings.map(({ symbol, lines }) => [symbol, new Set(lines.filter((line) => line.step).map((line) => line.no))]));
 
-// The first step after `pos` where `stop` holds, else the end.
+/**
+ * The first step after `pos` where `stop` holds, else the end.
+ * @param {Step[]} steps @param {number} pos @param {(step: Step) => boolean} stop
+ */
 function firstAfter(steps, pos, stop) {
   for (let i = pos + 1; i < steps.length; i++) if (stop(steps[i])) return i;
   return steps.length;
 }
 
-const finished = (steps, pos) => pos >= steps.length;
+const finished = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => pos >= steps.length;
 
-// Step over (up = 0) and step out (up = 1): run until the stack is `up` frames shallower than now, or a
-// breakpoint hits; like a real debugger, a breakpoint inside a call still stops it.
+/** @typedef {(steps: Step[], pos: number, breakpoints: Breakpoints) => number} Move */
+
+/**
+ * Step over (up = 0) and step out (up = 1): run until the stack is `up` frames shallower than now, or a
+ * breakpoint hits; like a real debugger, a breakpoint inside a call still stops it.
+ * @param {number} up @returns {Move}
+ */
 const stepUp = (up) => (steps, pos, breakpoints) =>
   pos === IDLE || finished(steps, pos)
     ? Math.min(pos + 1, steps.length)
     : firstAfter(steps, pos, (s) => depth(s) <= depth(steps[pos]) - up || hits(s, breakpoints));
 
-/** Where each command moves the position. Stepping from "not started" pauses at the first step. */
+/** Where each command moves the position. Stepping from "not started" pauses at the first step. @type {Record<Command, Move>} */
 export const commands = {
   run: (steps) => steps.length,
   debug: (steps, pos, breakpoints) => firstAfter(steps, IDLE, (s) => hits(s, breakpoints)),
@@ -51,136 +80,105 @@ export const commands = {
 };
 
 /** Whether a command would move from here; a control that would not is shown as unavailable. */
-export const canRun = (command, steps, pos, breakpoints) =>
+export const canRun = (/** @type {Command} */ command, /** @type {Step[]} */ steps, /** @type {number} */ pos, /** @type {Breakpoints} */ breakpoints) =>
   commands[command](steps, pos, breakpoints) !== pos;
 
 /** The steps (positions) where Continue would pause: the breakpoint ticks on the timeline. */
-export const breakpointHits = (steps, breakpoints) =>
+export const breakpointHits = (/** @type {Step[]} */ steps, /** @type {Breakpoints} */ breakpoints) =>
   steps.flatMap((step, i) => (hits(step, breakpoints) ? [i] : []));
 
-// The previous step of the same function call, or -1: deeper steps (callees) are skipped, and a
-// shallower step (the caller) or the end of an earlier call at the same depth means there is none.
-function previousInFrame(steps, pos) {
-  const d = depth(steps[pos]);
-  for (let i = pos - 1; i >= 0; i--) {
-    if (depth(steps[i]) > d) continue;
-    return depth(steps[i]) === d && aboutToRun(steps[i]) ? i : -1;
-  }
-  return -1;
-}
+/** The step shown at `pos`, or null when not started or finished. @param {Step[]} steps @param {number} pos */
+export const stepAt = (steps, pos) => (pos === IDLE || finished(steps, pos) ? null : steps[pos]);
 
 /** The listing to show: the function of the current step, else the figure's own. */
-export function shownSymbol(steps, pos, figureSymbol) {
+export function shownSymbol(/** @type {Step[]} */ steps, /** @type {number} */ pos, /** @type {string} */ figureSymbol) {
   if (pos === IDLE || steps.length === 0) return figureSymbol;
-  return steps[Math.min(pos, steps.length - 1)].symbol;
+  return here(steps[Math.min(pos, steps.length - 1)]).symbol;
 }
 
-/** The two markers in the shown listing: the line about to run and the line just run (or null). */
+/**
+ * The two markers in the shown listing: the line about to run and the line just run (or null).
+ * @param {Step[]} steps @param {number} pos
+ * @returns {{next: number | null, ran: number | null}}
+ */
 export function markers(steps, pos) {
   if (pos === IDLE) return { next: null, ran: null };
-  if (finished(steps, pos)) return { next: null, ran: steps.at(-1)?.line ?? null };
+  const last = steps.at(-1);
+  if (finished(steps, pos)) return { next: null, ran: last ? here(last).line : null };
   const step = steps[pos];
-  if (!aboutToRun(step)) return { next: null, ran: step.line };
-  const before = previousInFrame(steps, pos);
-  return { next: step.line, ran: before === -1 ? null : steps[before].line };
+  if (!aboutToRun(step)) return { next: null, ran: here(step).line };
+  return { next: here(step).line, ran: step.ran ?? null };
 }
 
 /** The active calls, innermost first, each with the line it is at (callers: the line of the call). */
-export function callStack(steps, pos) {
-  if (pos === IDLE || finished(steps, pos)) return [];
-  const step = steps[pos];
-  const frames = [{ symbol: step.symbol, line: step.line }];
-  for (let d = depth(step) - 1; d >= 1; d--) {
-    const caller = steps.slice(0, pos).findLast((s) => depth(s) === d);
-    frames.push({ symbol: step.stack[d - 1], line: caller.line });
-  }
-  return frames;
-}
-
-// Bindings can be shadowed, so a local is matched by its name and how many came before it with that name.
-function localKeys(locals) {
-  const seen = new Map();
-  return locals.map((local) => {
-    const n = seen.get(local.name) ?? 0;
-    seen.set(local.name, n + 1);
-    return `${local.name}#${n}`;
-  });
-}
-
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+export const callStack = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => [...(stepAt(steps, pos)?.frames ?? [])].reverse();
 
 /**
- * The current call's locals, each with `change`: "new" (bound since this call's previous step),
- * "changed" (value or moved-ness differs) or "" (the same, or the call's first step).
+ * The current call's locals, each marked as Rust marked it against the call's previous step.
+ * @param {Trace} trace @param {Step} step
+ * @returns {Local[]}
  */
-export function localsView(steps, pos) {
-  if (pos === IDLE || finished(steps, pos)) return [];
-  const { locals } = steps[pos];
-  const before = previousInFrame(steps, pos);
-  if (before === -1) return locals.map((local) => ({ ...local, change: '' }));
-  const earlier = new Map(localKeys(steps[before].locals).map((k, i) => [k, steps[before].locals[i]]));
-  return localKeys(locals).map((key, i) => {
-    const local = locals[i];
-    const old = earlier.get(key);
-    let change = '';
-    if (!old) change = 'new';
-    else if (old.moved !== local.moved || !same(old.value, local.value)) change = 'changed';
-    return { ...local, change };
+export function localsOf(trace, step) {
+  return trace.scopes[step.scope].map((b, i) => {
+    const at = step.values[i];
+    return {
+      ...trace.bindings[b],
+      value: at === null ? null : trace.values[at],
+      moved: at === null,
+      change: /** @type {Change} */ (step.changes[i]),
+    };
   });
 }
 
 /**
- * The host state at this position, with each array entry marked against the previous step:
- * `{key, entries: [{value, change: "new"|"changed"|"removed"|""}]}` per state field.
+ * The host state at this position, each entry marked against the previous step. Before the first step it is
+ * the first step's state, after the last the last's, with no marks: nothing is changing there.
+ * @param {Trace} trace @param {number} pos
+ * @returns {HostField[]}
  */
-export function stateView(steps, pos) {
+export function hostAt(trace, pos) {
+  const { steps } = trace;
   if (steps.length === 0) return [];
-  const at = Math.min(Math.max(pos, 0), steps.length - 1);
-  const now = steps[at].state;
-  // Before the first step there is nothing to compare with; after the last, nothing changes any more.
-  const prev = pos > 0 && !finished(steps, pos) ? steps[pos - 1].state : now;
-  return Object.entries(now).map(([key, value]) => {
-    const old = prev[key];
-    const entries = value.map((entry, i) => {
-      let change = '';
-      if (i >= old.length) change = 'new';
-      else if (!same(old[i], entry)) change = 'changed';
-      return { value: entry, change };
-    });
-    for (const gone of old.slice(value.length)) entries.push({ value: gone, change: 'removed' });
-    return { key, entries };
-  });
+  const still = pos === IDLE || finished(steps, pos);
+  const view = trace.hosts[steps[Math.min(Math.max(pos, 0), steps.length - 1)].host];
+  return view.map(({ field, entries, changes }) => ({
+    field,
+    entries: entries
+      .map((at, i) => ({ value: trace.values[at], change: /** @type {Change} */ (still ? '.' : changes[i]) }))
+      .filter((_, i) => !still || changes[i] !== '-'),
+  }));
 }
 
-/** What the entry had printed by this position; the whole output once finished. */
+/** The value a return step returned. @param {Trace} trace @param {Step} step */
+export const returned = (trace, step) => (step.value === undefined ? undefined : trace.values[step.value]);
+
+/** What the entry had printed by this position; the whole output once finished. @param {Trace} trace @param {number} pos */
 export function outputAt(trace, pos) {
   if (pos === IDLE) return [];
   if (finished(trace.steps, pos)) return trace.output;
-  return trace.output.slice(0, trace.steps[pos].outputLines);
+  return trace.output.slice(0, trace.steps[pos].outputLines ?? 0);
 }
 
 /**
- * The status line's facts: `{kind: "idle"|"paused"|"done"|"error", ...}`. A trace that ends in an
- * error (or was cut off at the step limit) finishes with kind "error".
+ * @typedef {{kind: 'idle', total: number}
+ *   | {kind: 'done', total: number}
+ *   | {kind: 'error', total: number, truncated?: true, error?: ErrorInfo}
+ *   | {kind: 'paused', event: Step['event'], symbol: string, line: number, step: number, total: number, error?: ErrorInfo}} Status
+ */
+
+/**
+ * The status line's facts. A trace that ends in an error (or was cut off at the step limit) finishes with kind "error".
+ * @param {Trace} trace @param {number} pos
+ * @returns {Status}
  */
 export function status(trace, pos) {
   const { steps, result } = trace;
   if (pos === IDLE) return { kind: 'idle', total: steps.length };
   if (finished(steps, pos)) {
     if (steps.at(-1)?.event === 'truncated') return { kind: 'error', truncated: true, total: steps.length };
-    return result.ok
-      ? { kind: 'done', total: steps.length }
-      : { kind: 'error', error: result.error, total: steps.length };
+    return result.ok ? { kind: 'done', total: steps.length } : { kind: 'error', error: result.error, total: steps.length };
   }
   const step = steps[pos];
-  return {
-    kind: 'paused',
-    event: step.event,
-    symbol: step.symbol,
-    line: step.line,
-    step: pos + 1,
-    total: steps.length,
-    value: step.value,
-    error: step.error,
-  };
+  const { symbol, line } = here(step);
+  return { kind: 'paused', event: step.event, symbol, line, step: pos + 1, total: steps.length, error: step.error };
 }

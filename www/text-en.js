@@ -1,4 +1,5 @@
 // Every reader-visible word of the page in English: the lesson's prose, figure captions, "things to try", and the debugger's labels.
+// @ts-check
 //
 // One file per language, so a reader downloads only the language they read (text-zh.js and
 // text-en.js have the same keys).
@@ -7,17 +8,22 @@
 // contains SNIPPET, so the prose cannot drift from the compiled source) and {scenario:FIGURE/ID}
 // (that scenario's label in the page's language).
 
-export default {
+/** @typedef {{symbol: string, line: number, step: number, total: number}} Paused what the status line says of a paused run */
+/** @typedef {{code: string, message: string}} Failure */
+/** @typedef {typeof words} Words the page's words; text-zh.js has the same keys */
+
+const words = {
   title: 'Where the plan lives: a coding agent’s TodoWrite tool',
   switchLabel: '中文',
   loading: 'Loading the WebAssembly module…',
-  wasmFailed: (detail) =>
+  wasmFailed: (/** @type {string} */ detail) =>
     `The WebAssembly module could not be loaded, so the debuggers on this page cannot run. Use a current browser with WebAssembly enabled; if you built the page yourself, run ./build.sh build first. Details: ${detail}`,
-  pageFailed: (detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
-  linkProblem: (name, value) => `The link’s ${name}=${value} was not understood and is ignored.`,
-  figure: (n) => `Figure ${n}`,
+  pageFailed: (/** @type {string} */ detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
+  linkProblem: (/** @type {string} */ name, /** @type {string} */ value) => `The link’s ${name}=${value} was not understood and is ignored.`,
+  figure: (/** @type {number} */ n) => `Figure ${n}`,
   scenario: 'Scenario',
   controlsLabel: 'Debugger controls',
+  /** @type {Record<import('./replay.js').Command, [string, string]>} */
   controls: {
     run: ['Run', 'Run from the start to the end, ignoring breakpoints'],
     debug: ['Debug', 'Run from the start to the first breakpoint, or to the end if there is none'],
@@ -28,6 +34,7 @@ export default {
     'step-back': ['Step back', 'Go back one step'],
     restart: ['Restart', 'Back to the start, nothing run yet'],
   },
+  /** @type {[string, string][]} */
   keysExtra: [
     ['F9', 'Set or clear a breakpoint on the focused code line (Enter and Space do too)'],
     ['↑ ↓ Home End', 'Move the focus between code lines'],
@@ -35,19 +42,19 @@ export default {
   ],
   timeline: 'Timeline',
   position: {
-    idle: (n) => `not started (${n} steps)`,
-    at: (k, n) => `step ${k} of ${n}`,
-    end: (n) => `finished (${n} steps)`,
+    idle: (/** @type {number} */ n) => `not started (${n} steps)`,
+    at: (/** @type {number} */ k, /** @type {number} */ n) => `step ${k} of ${n}`,
+    end: (/** @type {number} */ n) => `finished (${n} steps)`,
   },
   status: {
     idle: 'Ready: press Debug or Step into to begin.',
-    line: (s) => `Paused at line ${s.line} in ${s.symbol} (step ${s.step} of ${s.total}).`,
-    return: (s) =>
+    line: (/** @type {Paused} */ s) => `Paused at line ${s.line} in ${s.symbol} (step ${s.step} of ${s.total}).`,
+    return: (/** @type {Paused} */ s) =>
       `Paused: ${s.symbol} has returned; the last line it ran was line ${s.line} (step ${s.step} of ${s.total}).`,
-    error: (s) =>
+    error: (/** @type {Paused & {error: Failure}} */ s) =>
       `Paused: ${s.symbol} returned the error ${s.error.code} at line ${s.line} (step ${s.step} of ${s.total}): ${s.error.message}`,
     done: 'Done: the function returned and the call entry printed the outcome.',
-    failed: (s) => `Error ${s.error.code}: ${s.error.message}`,
+    failed: (/** @type {{error: Failure}} */ s) => `Error ${s.error.code}: ${s.error.message}`,
     truncated: 'Error: the run passed the step limit, and the recording stops here.',
   },
   panes: { locals: 'Locals', stack: 'Call stack', state: 'Host state', output: 'Output' },
@@ -58,30 +65,34 @@ export default {
   change: { new: 'new binding', changed: 'changed', removed: 'removed' },
   moved: 'moved out',
   legend: { next: 'line about to run', ran: 'line this function just ran', bp: 'breakpoint' },
-  breakpoint: (line) => `Breakpoint at line ${line}`,
+  breakpoint: (/** @type {number} */ line) => `Breakpoint at line ${line}`,
   noStep: 'No statement stops on this line, so it takes no breakpoint',
-  codeLabel: (file, symbol) => `${symbol} (${file})`,
+  codeLabel: (/** @type {string} */ file, /** @type {string} */ symbol) => `${symbol} (${file})`,
   setup: {
     summary: 'Setup and call entry',
     input: 'This scenario’s input data (JSON)',
     ownInput: 'This run’s input data (JSON): your part, the rest from the default scenario',
-    entry: (entry, file) => `Call entry ${entry} (${file}): set up the data, call the function, print the outcome`,
+    entry: (/** @type {string} */ entry, /** @type {string} */ file) => `Call entry ${entry} (${file}): set up the data, call the function, print the outcome`,
   },
   input: {
     option: 'Your input',
     hint: 'This figure now runs the input you wrote under “Setup and call entry”; press “Back to the scenario” to return.',
     note: 'Write JSON or a Python list literal (strings in single or double quotes, True, False, None). The text is only parsed, never run; at most 64 KiB.',
+    /** @type {[string, string]} */
     run: ['Run my input', 'Call the function on the text above and run to the end'],
+    /** @type {[string, string]} */
     debug: ['Debug my input', 'Call the function on the text above and pause at the first breakpoint, or run to the end if there is none'],
+    /** @type {[string, string]} */
     reset: ['Back to the scenario', 'Put the scenario’s data back and show the scenario again'],
     refused: 'Input refused',
-    goTo: (line, column) => `Move the caret to line ${line}, column ${column}`,
+    goTo: (/** @type {number} */ line, /** @type {number} */ column) => `Move the caret to line ${line}, column ${column}`,
     notRun: '(Not run: the input was refused.)',
-    exception: (detail) => `Something failed inside the module and this run did not finish; the other figures are not affected. Details: ${detail}`,
+    exception: (/** @type {string} */ detail) => `Something failed inside the module and this run did not finish; the other figures are not affected. Details: ${detail}`,
   },
   tries: 'Things to try',
-  quote: (label) => `“${label}”`,
+  quote: (/** @type {string} */ label) => `“${label}”`,
   colon: ': ',
+  /** @type {([string] | [string, string | string[]])[]} */
   prose: [
     ['h1', 'Where the plan lives: a coding agent’s TodoWrite tool'],
     [
@@ -173,6 +184,7 @@ export default {
       'The idea comes from the open course learn-claude-code, in its chapters on TodoWrite: at most 20 items, a single item in progress, the whole list replaced, and in one chapter a reminder after 3 model rounds without a plan update. Coding agents in production use a similar schema (`content`, `status`, plus a present-tense `activeForm` label). The `id`, `content` and `status` rules on this page, with their limits and their order, are this lesson’s own contract.',
     ],
   ],
+  /** @type {Record<string, {caption: string, inputLabel: string, tries: string[]}>} */
   figures: {
     validate: {
       caption: '`validate_todos` checks the submitted list item by item: only if every item passes is there a new list.',
@@ -210,3 +222,5 @@ export default {
     },
   },
 };
+
+export default words;

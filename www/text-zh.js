@@ -1,4 +1,5 @@
 // Every reader-visible word of the page in Chinese: the lesson's prose, figure captions, "things to try", and the debugger's labels.
+// @ts-check
 //
 // One file per language, so a reader downloads only the language they read (text-zh.js and
 // text-en.js have the same keys).
@@ -7,6 +8,7 @@
 // contains SNIPPET, so the prose cannot drift from the compiled source) and {scenario:FIGURE/ID}
 // (that scenario's label in the page's language).
 
+/** @type {import('./text-en.js').Words} */
 export default {
   title: '计划写在哪里：编码智能体的 TodoWrite 工具',
   switchLabel: 'English',

@@ -258,9 +258,24 @@ describe('setup and call entry', () => {
     let input = JSON.parse(await write.locator('details.setup pre.input').textContent());
     assert.equal(input.items[1].status, 'in_progress');
     assert.equal(input.state.items[1].status, 'pending');
-    assert.match(await write.locator('details.setup .listing').innerText(), /fn run_write\(setup: Setup, lang: Lang\)/);
+    assert.match(await write.locator('details.setup .listing').innerText(), /fn run_write\(data: Data, lang: Lang\)/);
     await write.locator('select[data-control="scenario"]').selectOption('omit');
     input = JSON.parse(await write.locator('details.setup pre.input').textContent());
     assert.deepEqual(input.items.map((item) => item.id), ['1']);
+  });
+
+  test('typing right after opening the setup part keeps it open (its toggle event comes a task later)', async () => {
+    const page = await openLesson(env, '?lang=en');
+    const open = await figure(page, 'write').evaluate(async (root) => {
+      const details = root.querySelector('details.setup');
+      details.querySelector('summary').click();
+      const textarea = root.querySelector('textarea[data-control="input"]');
+      textarea.value = '[]';
+      textarea.dispatchEvent(new Event('input'));
+      await new Promise((done) => setTimeout(done, 50));
+      return details.open;
+    });
+    assert.equal(open, true);
+    assert.deepEqual(page.errors, []);
   });
 });

@@ -104,3 +104,12 @@ export async function axeProblems(page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
+
+/**
+ * Presses the language switch and waits for the page in `lang`: the page is rebuilt once the other language's
+ * words have loaded, after the click has returned. The rebuild is synchronous, so a changed `lang` means it is done.
+ */
+export async function switchLanguage(page, lang) {
+  await page.click('[data-control="lang"]');
+  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+}

@@ -1,7 +1,7 @@
 // End-to-end: the reader's own input ("try your own") in every figure, in Chinese and English: runs, refusals at their place, text-only rendering, reset, recovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, hostState, lineOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
+import { act, axeProblems, figure, hostState, lineOf, openLesson, paneText, startBrowser, switchLanguage, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -281,8 +281,7 @@ describe('the reader’s text across scenario and language switches', () => {
     await (await editor(page, 'prepare')).focus();
     await figure(page, 'prepare').locator('[data-action="run-input"]').click();
     assert.ok((await paneText(page, 'prepare', 'output')).includes('1 [completed] 读取源码'));
-    await page.click('[data-control="lang"]');
-    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    await switchLanguage(page, 'en');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.control), 'lang', 'the focus stays on the switch');
 
     assert.equal(await figure(page, 'write').locator('textarea[data-control="input"]').inputValue(), PLAN_TEXT);
@@ -372,7 +371,7 @@ describe('look and access with the editor', () => {
   test('on a phone the caret of a refused text is scrolled into view, across and down', async () => {
     const page = await openLesson(env, '?lang=en', { viewport: { width: 390, height: 844 } });
     const rows = Array.from({ length: 40 }, (_, i) => `  {"id": "${i}", "content": "item number ${i} 读取源码", "status": "pending"},`);
-    const text = `[\n${rows.join('\n')}\n  {"id": "x", "content": "last", "status": bad}\n]`;
+    const text = `[\n${rows.join('\n')}\n  {"id": "x", "content": "the last item, long enough to pass the right edge of a phone", "status": bad}\n]`;
     await runOwn(page, 'validate', text);
     // Where the caret is, measured by laying out the text before it in a copy of the textarea's font.
     const seen = await (await editor(page, 'validate')).evaluate((textarea) => {

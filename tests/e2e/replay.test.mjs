@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readLink, writeLink } from '../../www/link.js';
 import {
-  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands,
-  localsView, markers, outputAt, shownSymbol, stateView, status, tracedSymbols,
+  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands, here,
+  hostAt, localsOf, markers, outputAt, shownSymbol, status, tracedSymbols,
 } from '../../www/replay.js';
 import { loadModule } from './helpers.mjs';
 
@@ -20,13 +20,16 @@ function lineOf(symbol, snippet) {
   return found[0].no;
 }
 
-const at = (steps, pos) => ({ symbol: steps[pos].symbol, line: steps[pos].line, event: steps[pos].event });
+const at = (steps, pos) => ({ ...here(steps[pos]), event: steps[pos].event });
+const localsAt = (trace, pos) => localsOf(trace, trace.steps[pos]);
 const none = new Set();
 
 describe('stepping over write/replace', () => {
+  let trace;
   let steps;
   before(() => {
-    steps = api.trace('write', 'replace', 'en').steps;
+    trace = api.trace('write', 'replace', 'en');
+    steps = trace.steps;
   });
 
   test('stepping from "not started" pauses at the first line', () => {
@@ -39,8 +42,8 @@ describe('stepping over write/replace', () => {
 
   test('step into enters validate_todos; step out comes back to the next line of write_todos', () => {
     const inside = commands['step-into'](steps, 0, none);
-    assert.equal(steps[inside].symbol, 'validate_todos');
-    assert.deepEqual(steps[inside].stack, ['write_todos', 'validate_todos']);
+    assert.equal(here(steps[inside]).symbol, 'validate_todos');
+    assert.deepEqual(steps[inside].frames.map((f) => f.symbol), ['write_todos', 'validate_todos']);
     const back = commands['step-out'](steps, inside + 3, none);
     assert.deepEqual(at(steps, back), { symbol: 'write_todos', line: lineOf('write_todos', 'let rendered'), event: 'line' });
   });
@@ -49,7 +52,7 @@ describe('stepping over write/replace', () => {
     const next = commands['step-over'](steps, 0, none);
     assert.deepEqual(at(steps, next), { symbol: 'write_todos', line: lineOf('write_todos', 'let rendered'), event: 'line' });
     const after = commands['step-over'](steps, next, none);
-    assert.equal(steps[after].line, lineOf('write_todos', 'state.items = replacement'));
+    assert.equal(here(steps[after]).line, lineOf('write_todos', 'state.items = replacement'));
   });
 
   test('step over and step out still stop at a breakpoint inside the call', () => {
@@ -57,9 +60,9 @@ describe('stepping over write/replace', () => {
     const over = commands['step-over'](steps, 0, push);
     assert.deepEqual(at(steps, over), { symbol: 'validate_todos', line: lineOf('validate_todos', 'new_list.push('), event: 'line' });
     const out = commands['step-out'](steps, over, push);
-    assert.equal(steps[out].symbol, 'validate_todos', 'the second item reaches the push line too');
+    assert.equal(here(steps[out]).symbol, 'validate_todos', 'the second item reaches the push line too');
     assert.ok(out > over);
-    assert.equal(steps[commands['step-out'](steps, out, push)].symbol, 'write_todos');
+    assert.equal(here(steps[commands['step-out'](steps, out, push)]).symbol, 'write_todos');
   });
 
   test('continue goes from breakpoint to breakpoint, then to the end', () => {
@@ -80,7 +83,7 @@ describe('stepping over write/replace', () => {
     assert.equal(hits.length, 1);
     assert.equal(steps[hits[0]].event, 'line');
     assert.equal(steps[hits[0] + 1].event, 'return');
-    assert.equal(steps[hits[0] + 1].line, okLine);
+    assert.equal(here(steps[hits[0] + 1]).line, okLine);
   });
 
   test('step back goes one recorded step back; run, restart and the ends', () => {
@@ -97,46 +100,52 @@ describe('stepping over write/replace', () => {
   });
 
   test('at the assignment line the replacement is new and the host state is old; one step later both agree', () => {
-    const assign = steps.findIndex((s) => s.line === lineOf('write_todos', 'state.items = replacement') && s.event === 'line');
-    const replacement = localsView(steps, assign).find((l) => l.name === 'replacement');
+    const assign = steps.findIndex((s) => here(s).line === lineOf('write_todos', 'state.items = replacement') && s.event === 'line');
+    const replacement = localsAt(trace, assign).find((l) => l.name === 'replacement');
     assert.equal(replacement.value[1].status, 'in_progress');
-    assert.equal(stateView(steps, assign)[0].entries[1].value.status, 'pending');
+    assert.equal(replacement.change, '.', 'bound two lines before');
+    assert.equal(localsAt(trace, assign).find((l) => l.name === 'rendered').change, '+', 'bound by the line just run');
+    assert.equal(hostAt(trace, assign)[0].entries[1].value.status, 'pending');
     assert.deepEqual(markers(steps, assign), { next: lineOf('write_todos', 'state.items'), ran: lineOf('write_todos', 'let rendered') });
 
     const after = assign + 1;
-    const items = stateView(steps, after)[0].entries;
+    const items = hostAt(trace, after)[0].entries;
     assert.equal(items[1].value.status, 'in_progress');
-    assert.equal(items[1].change, 'changed');
-    assert.equal(items[0].change, '', 'item 1 did not change');
-    const moved = localsView(steps, after).find((l) => l.name === 'replacement');
+    assert.equal(items[1].change, '~');
+    assert.equal(items[0].change, '.', 'item 1 did not change');
+    const moved = localsAt(trace, after).find((l) => l.name === 'replacement');
     assert.equal(moved.moved, true);
-    assert.equal(moved.change, 'changed');
+    assert.equal(moved.value, null);
+    assert.equal(moved.change, 'm');
+    assert.deepEqual(localsAt(trace, after).map((l) => [l.name, l.change]), [['state', '~'], ['items', '.'], ['lang', '.'], ['replacement', 'm'], ['rendered', '.']]);
   });
 
   test('markers and call stack inside a callee', () => {
-    const inside = steps.findIndex((s) => s.symbol === 'validate_todos' && s.line === lineOf('validate_todos', 'let mut seen_ids'));
+    const inside = steps.findIndex((s) => here(s).symbol === 'validate_todos' && here(s).line === lineOf('validate_todos', 'let mut seen_ids'));
     assert.equal(shownSymbol(steps, inside, 'write_todos'), 'validate_todos');
     assert.deepEqual(markers(steps, inside), { next: lineOf('validate_todos', 'let mut seen_ids'), ran: lineOf('validate_todos', 'let mut new_list') });
     assert.deepEqual(callStack(steps, inside), [
       { symbol: 'validate_todos', line: lineOf('validate_todos', 'let mut seen_ids') },
       { symbol: 'write_todos', line: lineOf('write_todos', 'validate_todos(items)?') },
     ]);
-    const first = steps.findIndex((s) => s.symbol === 'validate_todos');
+    const first = steps.findIndex((s) => here(s).symbol === 'validate_todos');
     assert.equal(markers(steps, first).ran, null, 'a call has run no line of its own yet');
-    assert.equal(localsView(steps, first).every((l) => l.change === ''), true, 'arguments are not changes');
-    const grown = localsView(steps, inside).find((l) => l.name === 'new_list');
-    assert.equal(grown.change, 'new');
+    assert.ok(localsAt(trace, first).length > 0);
+    assert.equal(localsAt(trace, first).every((l) => l.change === '.'), true, 'arguments are not changes');
+    const grown = localsAt(trace, inside).find((l) => l.name === 'new_list');
+    assert.equal(grown.change, '+');
+    assert.deepEqual(callStack(steps, IDLE), []);
+    assert.deepEqual(callStack(steps, steps.length), []);
   });
 
   test('after the return the caller marks its call line as just run', () => {
-    const back = steps.findIndex((s) => s.symbol === 'write_todos' && s.line === lineOf('write_todos', 'let rendered'));
+    const back = steps.findIndex((s) => here(s).symbol === 'write_todos' && here(s).line === lineOf('write_todos', 'let rendered'));
     assert.equal(steps[back - 1].event, 'return');
     assert.deepEqual(markers(steps, back), { next: lineOf('write_todos', 'let rendered'), ran: lineOf('write_todos', 'validate_todos(items)?') });
     assert.deepEqual(markers(steps, back - 1), { next: null, ran: lineOf('validate_todos', 'Ok(new_list)') });
   });
 
   test('output appears only once the entry has printed, after the last step', () => {
-    const trace = api.trace('write', 'replace', 'en');
     assert.deepEqual(outputAt(trace, IDLE), []);
     assert.deepEqual(outputAt(trace, trace.steps.length - 1), []);
     assert.deepEqual(outputAt(trace, trace.steps.length), trace.output);
@@ -148,21 +157,23 @@ describe('failures and endings', () => {
   test('write/active: the error comes out of validation, the assignment never runs, the old plan stays', () => {
     const trace = api.trace('write', 'active', 'en');
     const assign = lineOf('write_todos', 'state.items = replacement');
-    assert.equal(trace.steps.some((s) => s.symbol === 'write_todos' && s.line === assign), false);
+    assert.equal(trace.steps.some((s) => here(s).symbol === 'write_todos' && here(s).line === assign), false);
     assert.deepEqual(status(trace, trace.steps.length), { kind: 'error', error: trace.result.error, total: trace.steps.length });
     assert.equal(trace.result.error.code, 'too_many_active');
-    const last = stateView(trace.steps, trace.steps.length)[0].entries.map((e) => e.value.status);
+    const last = hostAt(trace, trace.steps.length)[0].entries.map((e) => e.value.status);
     assert.deepEqual(last, ['completed', 'pending']);
     const errorStep = trace.steps.findIndex((s) => s.event === 'error');
-    assert.equal(trace.steps[errorStep].symbol, 'validate_todos');
+    assert.equal(here(trace.steps[errorStep]).symbol, 'validate_todos');
     assert.equal(status(trace, errorStep).kind, 'paused', 'an error inside is a pause until the run ends');
   });
 
-  test('write/omit: item 2 is marked removed when the assignment runs', () => {
-    const { steps } = api.trace('write', 'omit', 'en');
-    const after = steps.findIndex((s) => s.state.items.length === 1);
-    const entries = stateView(steps, after)[0].entries;
-    assert.deepEqual(entries.map((e) => [e.value.id, e.change]), [['1', ''], ['2', 'removed']]);
+  test('write/omit: item 2 is marked removed when the assignment runs, and is gone once the run ends', () => {
+    const trace = api.trace('write', 'omit', 'en');
+    const after = trace.steps.findIndex((_, pos) => hostAt(trace, pos)[0].entries.some((e) => e.change === '-'));
+    const entries = hostAt(trace, after)[0].entries;
+    assert.deepEqual(entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '-']]);
+    assert.equal(here(trace.steps[after - 1]).line, lineOf('write_todos', 'state.items = replacement'));
+    assert.deepEqual(hostAt(trace, trace.steps.length)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.']]);
   });
 
   test('status of a finished successful run, and of not started', () => {
@@ -172,12 +183,11 @@ describe('failures and endings', () => {
     const s = status(trace, 3);
     assert.equal(s.kind, 'paused');
     assert.equal(s.step, 4);
-    assert.equal(s.line, trace.steps[3].line);
+    assert.equal(s.line, here(trace.steps[3]).line);
   });
 
   test('breakable lines: every traced statement, never the signature or a struct field', () => {
-    const traces = api.scenarios('write', 'en').map((s) => api.trace('write', s.id, 'en'));
-    const symbols = tracedSymbols(traces);
+    const symbols = tracedSymbols(api.trace('write', 'replace', 'en'));
     assert.deepEqual([...symbols].sort(), ['format_todos', 'validate_todos', 'write_todos']);
     const lines = breakableLines([...symbols].map((symbol) => api.source(symbol))).get('validate_todos');
     assert.ok(lines.has(lineOf('validate_todos', 'new_list.push(')));

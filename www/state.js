@@ -1,0 +1,230 @@
+// The state of one debugger figure and the pure reducer that moves it; figure.js shows a state and turns the reader's acts into actions.
+// @ts-check
+//
+// A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
+// comparing fields, and a deep link or a language switch is a state written out and read back (openState).
+import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './replay.js';
+
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Data} Data */
+/** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
+/** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./replay.js').Command} Command */
+
+/**
+ * What stays fixed while a figure lives: the figure, its scenarios, and the listings its code pane can show (its
+ * function and those the default scenario steps into), each with the lines that take a breakpoint.
+ * @typedef {{figure: Figure, scenarios: Scenario[], defaultScenario: string, listings: Map<string, Listing>,
+ *   breakable: Map<string, Set<number>>}} Setting
+ */
+
+/**
+ * A figure's setting. `traceOf(scenario)` gives a scenario's trace, `source` is the module's `source()`.
+ * @param {Figure} figure @param {Scenario[]} scenarios
+ * @param {(scenario: string) => Trace} traceOf @param {(symbol: string) => Listing} source
+ * @returns {Setting}
+ */
+export function settingOf(figure, scenarios, traceOf, source) {
+  const defaultScenario = /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const symbols = new Set([figure.symbol, ...tracedSymbols(traceOf(defaultScenario))]);
+  const listings = new Map([...symbols].map((symbol) => [symbol, source(symbol)]));
+  return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]) };
+}
+
+/**
+ * @typedef {object} State
+ * @property {Setting} setting
+ * @property {string} scenario the scenario chosen; a link keeps it even while the reader's run is shown
+ * @property {Trace} scenarioTrace that scenario's trace
+ * @property {string} text the editor's text
+ * @property {{text: string, trace: Trace} | null} own the reader's last run, offered until reset
+ * @property {boolean} showingOwn whether the debugger shows the reader's run instead of the scenario
+ * @property {number} pos the position in the shown trace (replay.js)
+ * @property {ReadonlySet<string>} breakpoints keys made by breakpointKey
+ * @property {boolean} open whether the "setup and call entry" part is open
+ */
+
+/**
+ * @typedef {{type: 'choose', scenario: string, trace: Trace}
+ *   | {type: 'choose-own'}
+ *   | {type: 'command', command: Command}
+ *   | {type: 'seek', pos: number}
+ *   | {type: 'toggle', symbol: string, line: number}
+ *   | {type: 'edit', text: string}
+ *   | {type: 'run-own', command: 'run' | 'debug', trace: Trace}
+ *   | {type: 'reset-own'}
+ *   | {type: 'open', open: boolean}} Action
+ */
+
+/**
+ * A figure's place as a link holds it (link.js reads it): the scenario (null: the default), breakpoint keys, and the
+ * step, counted from 1 like the timeline ("end": finished, null: not started).
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null}} Place
+ */
+
+/**
+ * What a language switch carries beyond the link: the editor's text when the reader changed it, their run (its
+ * text, or true when it ran the scenario's text unchanged, which then follows the language like the editor),
+ * and whether it is shown, where, and the setup part's openness.
+ * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean}} Kept
+ */
+
+const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
+
+/**
+ * The editor's text for some data: the part the reader edits (the figure says which) as JSON, one item per
+ * line, so an item is edited in one place.
+ * @param {Figure['edits']} edits @param {Data} data
+ */
+export function editorText(edits, data) {
+  const items = /** @type {object[]} */ (edits === 'plan' ? data.state.items : data.items);
+  return items.length === 0 ? '[]' : `[\n${items.map((item) => `  ${spaced(item)}`).join(',\n')}\n]`;
+}
+
+/** The trace the debugger shows. */
+export const shownTrace = (/** @type {State} */ state) => (state.showingOwn && state.own ? state.own.trace : state.scenarioTrace);
+
+/** The editor's text for the chosen scenario's data. */
+export const scenarioText = (/** @type {State} */ state) => editorText(state.setting.figure.edits, state.scenarioTrace.data);
+
+/** Whether the debugger shows the reader's text refused: nothing ran, and the editor says why. */
+export const showsRefusal = (/** @type {State} */ state) => state.showingOwn && !shownTrace(state).ran;
+
+const clamp = (/** @type {number} */ pos, /** @type {Trace} */ trace) => Math.max(IDLE, Math.min(pos, trace.steps.length));
+
+/** The state at another position of the same trace; the same state when that is where it is. @param {State} state @param {number} pos */
+function moved(state, pos) {
+  const to = clamp(pos, shownTrace(state));
+  return to === state.pos ? state : { ...state, pos: to };
+}
+
+/**
+ * The state after an action.
+ * @param {State} state @param {Action} action
+ * @returns {State}
+ */
+export function reduce(state, action) {
+  switch (action.type) {
+    case 'choose': {
+      // The editor follows the scenario unless the reader has changed its text.
+      const unedited = state.text === scenarioText(state);
+      const next = { ...state, scenario: action.scenario, scenarioTrace: action.trace, showingOwn: false, pos: IDLE };
+      return unedited ? { ...next, text: scenarioText(next) } : next;
+    }
+    case 'choose-own':
+      return state.own ? { ...state, showingOwn: true, pos: IDLE } : state;
+    case 'command': {
+      const trace = shownTrace(state);
+      return moved(state, commands[action.command](trace.steps, state.pos, state.breakpoints));
+    }
+    case 'seek':
+      return moved(state, action.pos);
+    case 'toggle': {
+      if (!state.setting.breakable.get(action.symbol)?.has(action.line)) return state;
+      const key = breakpointKey(action.symbol, action.line);
+      const breakpoints = new Set(state.breakpoints);
+      if (!breakpoints.delete(key)) breakpoints.add(key);
+      return { ...state, breakpoints };
+    }
+    case 'edit':
+      return action.text === state.text ? state : { ...state, text: action.text };
+    case 'run-own':
+      return {
+        ...state,
+        own: { text: state.text, trace: action.trace },
+        showingOwn: true,
+        pos: commands[action.command](action.trace.steps, IDLE, state.breakpoints),
+      };
+    case 'reset-own': {
+      const next = { ...state, own: null, showingOwn: false, pos: IDLE };
+      return { ...next, text: scenarioText(next) };
+    }
+    case 'open':
+      return action.open === state.open ? state : { ...state, open: action.open };
+  }
+}
+
+/**
+ * The state a figure opens in: at the place its link names, then with what a language switch kept. Whatever in
+ * the link does not fit the figure is left out and reported as `{name, value}` (the link's parameter).
+ * `traceOf(scenario)` and `traceOwn(text)` give the traces (the same call, the same trace).
+ * @param {Setting} setting
+ * @param {Place} link
+ * @param {Kept | undefined} kept
+ * @param {(scenario: string) => Trace} traceOf
+ * @param {(text: string) => Trace} traceOwn
+ * @returns {{state: State, problems: {name: string, value: string}[]}}
+ */
+export function openState(setting, link, kept, traceOf, traceOwn) {
+  const { figure, scenarios } = setting;
+  /** @type {{name: string, value: string}[]} */
+  const problems = [];
+  let scenario = setting.defaultScenario;
+  if (link.scenario !== null) {
+    if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
+    else problems.push({ name: figure.id, value: link.scenario });
+  }
+  /** @type {Set<string>} */
+  const breakpoints = new Set();
+  for (const key of link.breakpoints) {
+    const [symbol, line] = key.split('.');
+    // The key written back must be the one read: "validate_todos.045" is not line 45's.
+    if (setting.breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
+    else problems.push({ name: `${figure.id}.bp`, value: key });
+  }
+  const scenarioTrace = traceOf(scenario);
+  let pos = IDLE;
+  const total = scenarioTrace.steps.length;
+  if (link.step === 'end') pos = total;
+  else if (link.step !== null && link.step <= total + 1) pos = link.step - 1;
+  else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: String(link.step) });
+
+  /** @type {State} */
+  let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false };
+  state = { ...state, text: scenarioText(state) };
+  if (kept) {
+    if (kept.text !== null) state = { ...state, text: kept.text };
+    if (kept.own !== null) {
+      const text = kept.own === true ? scenarioText(state) : kept.own;
+      const trace = traceOwn(text);
+      state = { ...state, own: { text, trace } };
+      if (kept.showingOwn) state = { ...state, showingOwn: true, pos: clamp(kept.pos, trace) };
+    }
+    state = { ...state, open: kept.open };
+  }
+  return { state, problems };
+}
+
+/**
+ * The figure's place for the link. The URL does not hold the reader's text, so while the figure shows it the link
+ * keeps the scenario and no step.
+ * @param {State} state
+ */
+export function placeOf(state) {
+  const { pos, showingOwn, scenario, breakpoints, setting } = state;
+  const total = shownTrace(state).steps.length;
+  return {
+    id: setting.figure.id,
+    scenario,
+    defaultScenario: setting.defaultScenario,
+    breakpoints,
+    step: pos === IDLE || showingOwn ? null : pos >= total ? /** @type {const} */ ('end') : pos + 1,
+  };
+}
+
+/**
+ * What a rebuild in another language keeps beyond the link.
+ * @param {State} state
+ * @returns {Kept}
+ */
+export function keptOf(state) {
+  const original = scenarioText(state);
+  return {
+    text: state.text === original ? null : state.text,
+    own: state.own === null ? null : state.own.text === original ? true : state.own.text,
+    showingOwn: state.showingOwn,
+    pos: state.pos,
+    open: state.open,
+  };
+}
