@@ -1,5 +1,6 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
 // @ts-check
+import { valueTree } from './tree.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
@@ -157,11 +158,11 @@ export function localsPane(locals, outcome, t) {
       el('span', { class: 'type', text: local.type }),
       local.moved
         ? el('span', { class: 'value moved-note', text: t.moved })
-        : el('code', { class: 'value', text: jsonText(local.value) }),
+        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was })),
     );
   });
   if (outcome.event === 'return') {
-    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('code', { class: 'value', text: jsonText(outcome.value) })));
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t))));
   }
   if (outcome.event === 'error' && outcome.error) {
     items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${outcome.error.code}: ${outcome.error.message}` })));
@@ -169,15 +170,21 @@ export function localsPane(locals, outcome, t) {
   return [el('ul', { class: 'locals' }, items)];
 }
 
-/** The call stack pane, innermost call first. @param {Frame[]} frames @param {Words} t */
-export function stackPane(frames, t) {
+/**
+ * The call stack pane, innermost call first. Each call is a button: `pick(i)` shows that call's locals; `picked` is
+ * the one shown.
+ * @param {Frame[]} frames @param {Words} t @param {number} picked @param {(i: number) => void} pick
+ */
+export function stackPane(frames, t, picked, pick) {
   if (frames.length === 0) return [el('p', { class: 'empty', text: t.notRunning })];
   return [
     el(
       'ol',
       { class: 'stack' },
       frames.map((frame, i) =>
-        el('li', { 'aria-current': i === 0 ? 'true' : null }, el('code', { text: frame.symbol }), el('span', { class: 'at', text: `:${frame.line}` })),
+        el('li', { 'aria-current': i === 0 ? 'true' : null },
+          el('button', { type: 'button', 'data-frame': i, 'aria-pressed': String(i === picked), onclick: () => pick(i) },
+            el('code', { text: frame.symbol }), el('span', { class: 'at', text: `:${frame.line}` }))),
       ),
     ),
   ];
@@ -192,9 +199,12 @@ export function statePane(view, t) {
       el('code', { class: 'key', text: `state.${field}` }),
       entries.length === 0
         ? el('p', { class: 'empty', text: '[]' })
-        : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => {
+        : el('ol', { class: 'entries', start: '0' }, entries.map((entry) => {
+          const { value, change } = entry;
           const kind = CHANGE_KIND[change];
-          return el('li', { class: kind }, changeMark(kind, t), el('code', { class: 'value', text: jsonText(value) }));
+          // data-json: the entry as data, for reading the pane back (the tree's text is not JSON).
+          return el('li', { class: kind, 'data-json': JSON.stringify(value) }, changeMark(kind, t),
+            el('div', { class: 'value' }, valueTree(value, t, { compare: change === '~' && 'was' in entry, was: entry.was })));
         })),
     ),
   );
