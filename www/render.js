@@ -152,7 +152,8 @@ export function localsPane(locals, outcome, t) {
     const change = CHANGE_KIND[local.change];
     return el(
       'li',
-      { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null },
+      // data-json: the value as data, for reading the pane back (the tree's text is not JSON).
+      { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null, 'data-json': local.moved ? null : JSON.stringify(local.value) },
       changeMark(change, t),
       el('code', { class: 'name', text: local.name }),
       el('span', { class: 'type', text: local.type }),
