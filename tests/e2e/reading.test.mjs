@@ -115,14 +115,20 @@ describe('the debugger stays in view', () => {
     test(`${size}: the controls and status stay in view while the code and panes scroll`, async () => {
       const page = await openLesson(env, '?lang=en', options);
       await act(page, 'write', 'step-into');
-      // Scroll down to the output pane: the bar stays at the top of the window.
-      await figure(page, 'write').locator('[data-pane="output"]').evaluate((node) => node.scrollIntoView({ block: 'end' }));
-      await page.waitForFunction(() => {
-        const bar = document.querySelector('[data-figure="write"] .bar').getBoundingClientRect();
-        return Math.abs(bar.top) < 1;
-      });
-      assert.ok(await inView(page, '[data-figure="write"] [data-status]'));
-      await figure(page, 'write').locator('[data-action="step-over"]').click();
+      // Scrolled down to the output pane, then to where the panes start: the controls and status stay in the window.
+      for (const [selector, block] of [['[data-pane="output"]', 'end'], ['.panes', 'start']]) {
+        await figure(page, 'write').locator(selector).evaluate((node, block) => node.scrollIntoView({ block }), block);
+        await page.waitForFunction(() => {
+          const status = document.querySelector('[data-figure="write"] [data-status]').getBoundingClientRect();
+          const controls = document.querySelector('[data-figure="write"] .controls').getBoundingClientRect();
+          return status.top >= -1 && status.bottom <= innerHeight + 1 && controls.top >= -1;
+        });
+      }
+      // Where the panes start, the bar is stuck at the top of the window, above them.
+      const [bar, panes] = await figure(page, 'write').evaluate((root) => [root.querySelector('.bar').getBoundingClientRect(), root.querySelector('.panes').getBoundingClientRect()].map((box) => [box.top, box.bottom]));
+      assert.ok(Math.abs(bar[0]) < 1, `the bar is at ${bar[0]}`);
+      assert.ok(panes[0] >= bar[1] - 1, 'the bar does not cover the panes');
+      await figure(page, 'write').locator('[data-action="step-into"]').click();
       assert.equal((await where(page, 'write')).step, 2);
     });
   }
@@ -183,9 +189,13 @@ const CLAIMS = {
       assert.equal(now.line, await lineOf(page, 'validate', 'new_list.push('));
       assert.equal(await local(page, 'validate', 'new_list').locator('.value').innerText(), '[]');
       assert.equal(await local(page, 'validate', 'index').locator('.value').innerText(), '0');
-      await act(page, 'validate', 'continue');
-      assert.equal(await items(local(page, 'validate', 'new_list')).count(), 1, 'Continue: new_list holds the first item');
+      // One step on, the item just appended is marked as added.
+      await act(page, 'validate', 'step-over');
       assert.equal(await local(page, 'validate', 'new_list').locator('[data-change="new"]').count(), 1, 'the item added is marked');
+      await act(page, 'validate', 'step-back');
+      await act(page, 'validate', 'continue');
+      assert.equal((await where(page, 'validate')).line, now.line);
+      assert.equal(await items(local(page, 'validate', 'new_list')).count(), 1, 'Continue: new_list holds the first item');
     },
     async (page, now) => {
       assert.equal(now.line, await lineOf(page, 'validate', 'TodoError::DuplicateId'));
