@@ -176,6 +176,16 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // A function that cannot see the host (figure.host is empty) gets no host state pane.
   const paneNames = ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output'];
   const panes = Object.fromEntries(paneNames.map((name) => [name, el('div', { class: 'pane-body' })]));
+  // What the reader folds or unfolds in a value stays so at the next step (the panes are redrawn): a summary's click
+  // comes before its toggle, so the part's new state is the opposite of its current one.
+  /** @type {Map<string, boolean>} */
+  const folds = new Map();
+  for (const body of [panes.locals, panes.state]) {
+    body?.addEventListener('click', (event) => {
+      const details = /** @type {Element} */ (event.target).closest('summary')?.parentElement;
+      if (details instanceof HTMLDetailsElement && details.dataset.path) folds.set(details.dataset.path, !details.open);
+    });
+  }
 
   const input = el('pre', { class: 'input' });
   const inputHeading = el('h3');
@@ -423,11 +433,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       const at = steps[picked.step];
       draw(panes.locals, `${id}|frame|${picked.step}`, () => [
         el('p', { class: 'picked', text: t.framePicked(picked.symbol, picked.line) }),
-        ...localsPane(localsOf(trace, at).map((local) => ({ ...local, change: '.', was: undefined })), { event: 'line', value: undefined }, t),
+        ...localsPane(localsOf(trace, at).map((local) => ({ ...local, change: '.', was: undefined })), { event: 'line', value: undefined }, t, folds),
       ]);
     } else {
       const localsKey = step ? `${id}|${step.event}|${step.scope}|${step.values}|${step.changes}|${step.was}|${step.value}|${step.error?.code}` : 'none';
-      draw(panes.locals, localsKey, () => localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t));
+      draw(panes.locals, localsKey, () => localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t, folds));
     }
     const frames = callStack(steps, pos);
     draw(panes.stack, `${JSON.stringify(frames)}|${state.frame}`, () =>
@@ -438,7 +448,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     const hostKey = trace.ran ? `${id}|${steps[Math.min(Math.max(pos, 0), steps.length - 1)]?.host}|${still}|${pos >= steps.length}` : 'not run';
     if (panes.state) {
       draw(panes.state, hostKey, () =>
-        trace.ran ? [...statePane(hostAt(trace, pos), t), ...(pos >= steps.length ? [el('p', { class: 'note', text: t.hostEffect })] : [])] : notRun());
+        trace.ran ? [...statePane(hostAt(trace, pos), t, folds), ...(pos >= steps.length ? [el('p', { class: 'note', text: t.hostEffect })] : [])] : notRun());
     }
     const lines = outputAt(trace, pos);
     draw(panes.output, trace.ran ? `${id}|${pos === IDLE ? 'idle' : lines.length}` : 'not run', () => (trace.ran ? outputPane(lines, t) : notRun()));

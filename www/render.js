@@ -144,9 +144,9 @@ export function colourRows(rows, highlightLines) {
  * `locals` and `outcome` are null when no function is running.
  * @param {Local[] | null} locals
  * @param {{event: string, value: unknown, error?: ErrorInfo} | null} outcome
- * @param {Words} t
+ * @param {Words} t @param {Map<string, boolean>} [folds] the reader's folds (tree.js)
  */
-export function localsPane(locals, outcome, t) {
+export function localsPane(locals, outcome, t, folds) {
   if (!locals || !outcome) return [el('p', { class: 'empty', text: t.notRunning })];
   const items = locals.map((local) => {
     const change = CHANGE_KIND[local.change];
@@ -159,11 +159,11 @@ export function localsPane(locals, outcome, t) {
       el('span', { class: 'type', text: local.type }),
       local.moved
         ? el('span', { class: 'value moved-note', text: t.moved })
-        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was })),
+        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was, path: `L:${local.name}`, folds })),
     );
   });
   if (outcome.event === 'return') {
-    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t))));
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t, { path: 'R', folds }))));
   }
   if (outcome.event === 'error' && outcome.error) {
     items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${outcome.error.code}: ${outcome.error.message}` })));
@@ -191,8 +191,11 @@ export function stackPane(frames, t, picked, pick) {
   ];
 }
 
-/** The host state pane: each field's entries, with what changed since the previous step marked. @param {HostField[]} view @param {Words} t */
-export function statePane(view, t) {
+/**
+ * The host state pane: each field's entries, with what changed since the previous step marked.
+ * @param {HostField[]} view @param {Words} t @param {Map<string, boolean>} [folds] the reader's folds (tree.js)
+ */
+export function statePane(view, t, folds) {
   return view.map(({ field, entries }) =>
     el(
       'div',
@@ -200,12 +203,12 @@ export function statePane(view, t) {
       el('code', { class: 'key', text: `state.${field}` }),
       entries.length === 0
         ? el('p', { class: 'empty', text: '[]' })
-        : el('ol', { class: 'entries', start: '0' }, entries.map((entry) => {
+        : el('ol', { class: 'entries', start: '0' }, entries.map((entry, i) => {
           const { value, change } = entry;
           const kind = CHANGE_KIND[change];
           // data-json: the entry as data, for reading the pane back (the tree's text is not JSON).
           return el('li', { class: kind, 'data-json': JSON.stringify(value) }, changeMark(kind, t),
-            el('div', { class: 'value' }, valueTree(value, t, { compare: change === '~' && 'was' in entry, was: entry.was })));
+            el('div', { class: 'value' }, valueTree(value, t, { compare: change === '~' && 'was' in entry, was: entry.was, path: `H:${field}/${i}`, folds })));
         })),
     ),
   );

@@ -29,12 +29,14 @@ const mark = (kind, t) => el('span', { class: 'tmark' }, el('span', { 'aria-hidd
 
 /**
  * A value as nodes. With `compare`, it is compared with `was` (its value at the step before) and the items and
- * fields that differ are marked; lists and objects fold, open near the top and wherever something changed.
+ * fields that differ are marked; lists and objects fold, open near the top and wherever something changed, unless
+ * the reader folded or unfolded that part before: `folds` keeps their choice by `path` (the value's place, such as
+ * "L:new_list/0"), so it survives the next step's redraw.
  * @param {unknown} value @param {Words} t
- * @param {{compare?: boolean, was?: unknown, depth?: number}} [options]
+ * @param {{compare?: boolean, was?: unknown, depth?: number, path?: string, folds?: Map<string, boolean>}} [options]
  * @returns {HTMLElement}
  */
-export function valueTree(value, t, { compare = false, was, depth = 0 } = {}) {
+export function valueTree(value, t, { compare = false, was, depth = 0, path = '', folds } = {}) {
   if (!isContainer(value)) return el('code', { class: 'v', text: JSON.stringify(value) });
   const list = Array.isArray(value);
   const entries = list ? value.map((v, i) => [String(i), v]) : Object.entries(/** @type {object} */ (value));
@@ -51,7 +53,7 @@ export function valueTree(value, t, { compare = false, was, depth = 0 } = {}) {
     }
   }
   const part = (/** @type {(typeof parts)[number]} */ p) => {
-    const inner = valueTree(p.value, t, { compare: p.kind === 'changed', was: p.was, depth: depth + 1 });
+    const inner = valueTree(p.value, t, { compare: p.kind === 'changed', was: p.was, depth: depth + 1, path: `${path}/${p.key}`, folds });
     // A changed list or object is marked inside it, where the change is; a changed text or number is marked itself.
     const kind = p.kind === 'changed' && isContainer(p.value) && isContainer(p.was) ? 'inside' : p.kind;
     return { kind, children: [p.kind && kind !== 'inside' ? mark(p.kind, t) : null, list ? el('span', { class: 'k', text: p.key }) : el('span', { class: 'k', text: `${JSON.stringify(p.key)}: ` }), inner] };
@@ -68,13 +70,13 @@ export function valueTree(value, t, { compare = false, was, depth = 0 } = {}) {
   const changed = parts.some((p) => p.kind);
   const details = el(
     'details',
-    { class: 'tree' },
+    { class: 'tree', 'data-path': path },
     el('summary', { text: list ? `[…] ${t.count(entries.length)}` : `{${entries.map(([k]) => k).join(', ')}}` }),
     el(list ? 'ol' : 'ul', { class: 'tree-items' }, parts.map((p) => {
       const { kind, children } = part(p);
       return el('li', { 'data-change': kind }, children);
     })),
   );
-  details.open = depth < 2 || changed;
+  details.open = folds?.get(path) ?? (depth < 2 || changed);
   return details;
 }

@@ -360,6 +360,21 @@ describe('smaller things', () => {
     assert.deepEqual(Object.keys(given), ['items']);
   });
 
+  test('a list the reader folds stays folded at the next step', async () => {
+    const page = await openLesson(env, '?lang=en');
+    await act(page, 'prepare', 'step-into');
+    const messages = figure(page, 'prepare').locator('[data-pane="locals"] details[data-path="L:messages"]');
+    assert.equal(await messages.getAttribute('open'), '', 'open at first');
+    await messages.locator(':scope > summary').click();
+    assert.equal(await messages.getAttribute('open'), null);
+    await act(page, 'prepare', 'step-into');
+    assert.equal((await where(page, 'prepare')).step, 2);
+    assert.equal(await messages.getAttribute('open'), null, 'still folded after a step');
+    await messages.locator(':scope > summary').click();
+    await act(page, 'prepare', 'step-back');
+    assert.equal(await messages.getAttribute('open'), '', 'unfolded again, and it stays so');
+  });
+
   test('the timeline thumb never covers a breakpoint tick', async () => {
     const page = await openLesson(env, '?lang=en');
     await figure(page, 'validate').locator('[data-action="show-me"]').first().click();
