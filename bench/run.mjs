@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../serve.mjs';
+import { lighthouseRuns } from './lighthouse.mjs';
 import { judge, renderReport, updateReadme } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -14,7 +15,11 @@ const PROBE = `${ROOT}bench/probe.js`;
 const RUNS = count(process.env.BENCH_RUNS, 7);
 const STEP_SAMPLES = count(process.env.BENCH_STEPS, 300);
 const LANG = 'zh';
-const TRACE_BATCHES = 31;
+const TRACE_BATCHES = count(process.env.BENCH_TRACE_BATCHES, 31);
+/** How many steps of the worst-case input are timed in the page. */
+const WORST_STEPS = 60;
+/** Lighthouse runs; each score and metric reported is their median. */
+const LIGHTHOUSE_RUNS = count(process.env.BENCH_LIGHTHOUSE_RUNS, 3);
 
 function count(text, fallback) {
   const n = Number(text);
@@ -80,6 +85,8 @@ async function open(browser, url, { bodies = false, timeout = 30_000 } = {}) {
   load.fcpMs = await page.evaluate(
     () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
   );
+  load.lcp = await page.evaluate(() => window.__bench.lcp);
+  load.buildMs = await page.evaluate(() => performance.getEntriesByName('todo-trace:build')[0]?.duration ?? null);
   return load;
 }
 
@@ -105,96 +112,230 @@ async function bytesOf(browser, url, timeout) {
   return { files, raw: total('raw'), gzip: total('gzip'), offsite: load.offsite, errors: load.errors, ready: load.readyMs !== null };
 }
 
-/** Runs in a page: traces every scenario again and again for a while, so that the engine has compiled
- * the hot code with its optimizing tier (Pyodide's module is large and tiers up in the background). */
-function warmAll({ lang, ms }) {
-  const scenarios = window.benchScenarios();
+/** Runs in a page: calls every case again and again for a while, so that the engine has compiled the hot
+ * code with its optimizing tier (Pyodide's module is large and tiers up in the background). */
+function warmAll({ cases, ms }) {
   for (const start = performance.now(); performance.now() - start < ms; ) {
-    for (const [figure, scenario] of scenarios) window.benchTrace(figure, scenario, lang);
+    for (const { fn, args } of cases) window.benchFns[fn](...args);
   }
 }
 
-/** Runs in a page: warms one scenario's trace up, then finds a batch size that the coarse page clock
- * (about 0.1 ms) can time well. */
-function warmUp({ figure, scenario, lang, warmMs, batchMs }) {
-  const call = () => window.benchTrace(figure, scenario, lang);
-  const steps = call().steps.length;
+/** Runs in a page: warms one case up, then finds a batch size that the coarse page clock (about 0.1 ms)
+ * can time well. Also returns the result's size as JSON text and its step count: `steps.length` is the
+ * one field of a trace the bench reads, and only if it is a list, so a new trace format still gets timed. */
+function warmUp({ fn, args, warmMs, batchMs }) {
+  const call = () => window.benchFns[fn](...args);
+  const result = call();
+  const steps = Array.isArray(result?.steps) ? result.steps.length : null;
+  const jsonChars = JSON.stringify(result).length;
   for (const start = performance.now(); performance.now() - start < warmMs; ) call();
   let size = 1;
   for (;;) {
     const start = performance.now();
     for (let i = 0; i < size; i++) call();
-    if (performance.now() - start >= batchMs) return { steps, size };
+    if (performance.now() - start >= batchMs) return { steps, jsonChars, size };
     size *= 2;
   }
 }
 
 /** Runs in a page: one timed batch; milliseconds per call. */
-function timeBatch({ figure, scenario, lang, size }) {
+function timeBatch({ fn, args, size }) {
   const start = performance.now();
-  for (let i = 0; i < size; i++) window.benchTrace(figure, scenario, lang);
+  for (let i = 0; i < size; i++) window.benchFns[fn](...args);
   return (performance.now() - start) / size;
 }
 
 /**
- * The median time of one trace() call per figure x scenario, in the Rust page and in Pyodide at once.
- * Batches alternate between the two pages and go round all scenarios, round after round, so that
- * noise from the rest of this shared machine falls on both tracers and on every scenario alike.
+ * The median time of one call per case, for every tracer at once. `tracers` maps a name to
+ * `{page, cases: [{id, fn, args}]}`. Batches go round every case of every tracer, round after round, the
+ * tracers' batches for one scenario next to each other, so that noise from the rest of this shared
+ * machine falls on every tracer and every scenario alike.
  */
-async function traceTimes(pages) {
-  const kinds = Object.keys(pages);
-  const scenarios = await pages.rust.evaluate(() => window.benchScenarios());
-  for (const kind of kinds) await pages[kind].evaluate(warmAll, { lang: LANG, ms: 3000 });
+async function traceTimes(tracers) {
+  for (const { page, cases } of Object.values(tracers)) await page.evaluate(warmAll, { cases, ms: 3000 });
   const runs = [];
-  for (const [figure, scenario] of scenarios) {
-    const args = { figure, scenario, lang: LANG, warmMs: 200, batchMs: 20 };
-    const run = { args, sizes: {}, perCall: {} };
-    for (const kind of kinds) {
-      run.sizes[kind] = await pages[kind].evaluate(warmUp, args);
-      run.perCall[kind] = [];
+  for (const [tracer, { page, cases }] of Object.entries(tracers)) {
+    for (const c of cases) {
+      const sized = await page.evaluate(warmUp, { fn: c.fn, args: c.args, warmMs: 200, batchMs: 20 });
+      runs.push({ tracer, page, case: c, ...sized, perCall: [] });
     }
-    runs.push(run);
   }
+  const order = [...new Set(runs.map((r) => r.case.id))];
+  runs.sort((a, b) => order.indexOf(a.case.id) - order.indexOf(b.case.id));
   for (let round = 0; round < TRACE_BATCHES; round++) {
-    for (const { args, sizes, perCall } of runs) {
-      for (const kind of kinds) {
-        perCall[kind].push(await pages[kind].evaluate(timeBatch, { ...args, size: sizes[kind].size }));
-      }
+    for (const run of runs) {
+      run.perCall.push(await run.page.evaluate(timeBatch, { fn: run.case.fn, args: run.case.args, size: run.size }));
     }
   }
-  const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
-  for (const { args, sizes, perCall } of runs) {
-    for (const kind of kinds) {
-      const { steps, size } = sizes[kind];
-      results[kind].push({ figure: args.figure, scenario: args.scenario, steps, calls: size * TRACE_BATCHES, ms: median(perCall[kind]) });
-    }
+  const results = Object.fromEntries(Object.keys(tracers).map((tracer) => [tracer, []]));
+  for (const run of runs) {
+    const [figure, scenario] = run.case.id.split('/');
+    results[run.tracer].push({
+      figure,
+      scenario,
+      steps: run.steps,
+      jsonChars: run.jsonChars,
+      calls: run.size * TRACE_BATCHES,
+      ms: median(run.perCall),
+    });
   }
   return results;
 }
 
-/** Makes the page's own wasm module (the instance the page loaded) callable by timeTracesInPage. */
+/** A plan the reader could write for the validate figure: `count` items whose contents are `chars` characters, one in progress. */
+function plan(count, chars) {
+  const words = 'Read the source, run the tests and check every result against the plan. ';
+  const items = Array.from({ length: count }, (_, i) => ({
+    id: `task-${i + 1}`,
+    content: `${i + 1} ${words.repeat(Math.ceil(chars / words.length))}`.slice(0, chars),
+    status: i === 0 ? 'in_progress' : 'pending',
+  }));
+  return JSON.stringify(items, null, 1);
+}
+
+/**
+ * The heaviest text within the limits (issue 10): exactly 65,536 bytes of UTF-8, 20 valid items whose
+ * contents are padded on both sides with raw U+000B (vertical tab), white space that trimming removes.
+ */
+function worstText() {
+  const LIMIT = 64 * 1024;
+  const pad = '\u000b';
+  const items = (pads) =>
+    `[${pads.map((n, i) => `{"id": "${i + 1}", "content": "${pad.repeat(Math.ceil(n / 2))}Task ${i + 1}${pad.repeat(Math.floor(n / 2))}", "status": "pending"}`).join(',\n')}]`;
+  const bare = Buffer.byteLength(items(Array(20).fill(0)));
+  const room = LIMIT - bare;
+  const text = items(Array.from({ length: 20 }, (_, i) => Math.floor(room / 20) + (i < room % 20 ? 1 : 0)));
+  if (Buffer.byteLength(text) !== LIMIT) throw new Error(`the worst-case text is ${Buffer.byteLength(text)} bytes, not ${LIMIT}`);
+  return text;
+}
+
+/** Makes the page's own wasm module (the instance the page loaded) callable by the bench's page functions. */
 async function exposeRustTracer(moduleUrl) {
   const m = await import(moduleUrl);
-  // The page initialises the module before it is ready; a page that never got there is timed all the same.
-  try {
-    m.figures();
-  } catch {
-    await m.default();
-  }
-  window.benchTrace = m.trace;
+  // init() returns the module's exports, and the same ones again once it has run (as the page has run it).
+  const wasm = await m.default();
+  window.benchFns = { trace: m.trace, traceInput: m.traceInput };
   window.benchScenarios = () => m.figures().flatMap((f) => m.scenarios(f.id, 'zh').map((s) => [f.id, s.id]));
+  window.benchWasmBytes = () => wasm.memory.buffer.byteLength;
+}
+
+/** Runs in a page: the worst-case text traced `times` times, each timed alone, and what it leaves behind. */
+async function timeWorst({ text, lang, times }) {
+  const bytes = new TextEncoder().encode(text).length;
+  const wasmBefore = window.benchWasmBytes();
+  const ms = [];
+  let result = null;
+  for (let i = 0; i < times; i++) {
+    result = null; // let the last run's trace go before the next
+    const start = performance.now();
+    result = window.benchFns.traceInput('validate', text, lang);
+    ms.push(performance.now() - start);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return {
+    bytes,
+    ms,
+    steps: Array.isArray(result?.steps) ? result.steps.length : null,
+    ok: result?.result?.ok ?? null,
+    jsonChars: JSON.stringify(result).length,
+    wasmBefore,
+    wasmAfter: window.benchWasmBytes(),
+  };
+}
+
+/** Runs in a page: puts `text` in the validate figure's editor and clicks its Run button; the time the click took, and until the next frame. */
+async function runWorstInPage(text) {
+  const figure = document.querySelector('[data-figure="validate"]');
+  figure.querySelector('textarea').value = text;
+  const start = performance.now();
+  figure.querySelector('[data-action="run-input"]').click();
+  const handled = performance.now() - start;
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return { handledMs: handled, shownMs: performance.now() - start, status: window.__bench.status(figure) };
+}
+
+/**
+ * Issue 10's worst case: the 64 KiB text traced in a fresh page (time, JSON size, wasm memory), then run from
+ * the validate figure's editor in another fresh page, and stepped through with Step over.
+ */
+async function worstCase(browser, url, moduleUrl) {
+  const text = worstText();
+  const out = { bytes: Buffer.byteLength(text), api: null, page: null, problem: null };
+  try {
+    const load = await open(browser, url);
+    await load.page.evaluate(exposeRustTracer, moduleUrl);
+    out.api = await load.page.evaluate(timeWorst, { text, lang: LANG, times: 3 });
+    out.api.medianMs = median(out.api.ms);
+    await load.context.close();
+
+    const ui = await open(browser, url);
+    out.page = await ui.page.evaluate(runWorstInPage, text);
+    const figure = ui.page.locator('[data-figure="validate"]');
+    await figure.locator('[data-action="restart"]').click({ timeout: 10_000 });
+    await ui.page.evaluate(() => (window.__bench.steps = []));
+    const tally = { clicks: 0, unmarked: 0, problem: null };
+    await stepThrough(ui.page, 'validate', tally, (n) => n >= WORST_STEPS);
+    out.page.steps = await stepStats(ui.page, tally);
+    await ui.context.close();
+  } catch (error) {
+    out.problem = error.message.split('\n')[0];
+  }
+  return out;
 }
 
 function statusOf(figure) {
   return figure.evaluate((root) => window.__bench.status(root));
 }
 
+/**
+ * Clicks Step over in one figure until its run is done, or until `enough(steps timed so far)`; adds to
+ * `tally` the clicks and those that moved no mark. Returns whether `enough` stopped it.
+ */
+async function stepThrough(page, id, tally, enough) {
+  const figure = page.locator(`[data-figure="${id}"]`);
+  const taken = () => page.evaluate(() => window.__bench.steps.length);
+  for (let click = 0; click < 500 && !['done', 'error'].includes(await statusOf(figure)); click++) {
+    const before = await taken();
+    await figure.locator('[data-action="step-over"]').click({ timeout: 5000 });
+    tally.clicks++;
+    // A step with no mark to move (the run ended, or one return followed another) is counted, not timed.
+    await page
+      .waitForFunction(
+        ({ id, n }) => {
+          const status = window.__bench.status(document.querySelector(`[data-figure="${id}"]`));
+          return window.__bench.steps.length > n || status === 'done' || status === 'error';
+        },
+        { id, n: before },
+        { timeout: 2000 },
+      )
+      .catch(() => {});
+    const after = await taken();
+    if (after === before) tally.unmarked++;
+    if (enough(after)) return true;
+  }
+  return false;
+}
+
+/** The step latencies the probe has timed so far in `page`. */
+async function stepStats(page, tally) {
+  const steps = await page.evaluate(() => window.__bench.steps);
+  const pick = (key) => steps.map((s) => s[key]);
+  return {
+    ...tally,
+    samples: steps.length,
+    markedP50: percentile(pick('marked'), 50),
+    markedP95: percentile(pick('marked'), 95),
+    settledP50: percentile(pick('settled'), 50),
+    settledP95: percentile(pick('settled'), 95),
+  };
+}
+
 /** Clicks Step over through every scenario of every figure, again and again, until enough steps were timed. */
 async function stepLatency(load) {
   const { page } = load;
   const ids = await page.locator('[data-figure]').evaluateAll((roots) => roots.map((r) => r.dataset.figure));
-  const result = { clicks: 0, unmarked: 0, problem: null };
-  const taken = () => page.evaluate(() => window.__bench.steps.length);
+  const tally = { clicks: 0, unmarked: 0, problem: null };
+  const enough = (n) => n >= STEP_SAMPLES;
   try {
     rounds: for (let round = 0; round < 20; round++) {
       for (const id of ids) {
@@ -204,40 +345,14 @@ async function stepLatency(load) {
         for (const scenario of scenarios) {
           await select.selectOption(scenario, { timeout: 5000 });
           if (['done', 'error'].includes(await statusOf(figure))) await figure.locator('[data-action="restart"]').click({ timeout: 5000 });
-          for (let click = 0; click < 500 && !['done', 'error'].includes(await statusOf(figure)); click++) {
-            const before = await taken();
-            await figure.locator('[data-action="step-over"]').click({ timeout: 5000 });
-            result.clicks++;
-            // A step with no mark to move (the run ended, or one return followed another) is counted, not timed.
-            await page
-              .waitForFunction(
-                ({ id, n }) => {
-                  const status = window.__bench.status(document.querySelector(`[data-figure="${id}"]`));
-                  return window.__bench.steps.length > n || status === 'done' || status === 'error';
-                },
-                { id, n: before },
-                { timeout: 2000 },
-              )
-              .catch(() => {});
-            if ((await taken()) === before) result.unmarked++;
-            if ((await taken()) >= STEP_SAMPLES) break rounds;
-          }
+          if (await stepThrough(page, id, tally, enough)) break rounds;
         }
       }
     }
   } catch (error) {
-    result.problem = error.message.split('\n')[0];
+    tally.problem = error.message.split('\n')[0];
   }
-  const steps = await page.evaluate(() => window.__bench.steps);
-  const pick = (key) => steps.map((s) => s[key]);
-  return {
-    ...result,
-    samples: steps.length,
-    markedP50: percentile(pick('marked'), 50),
-    markedP95: percentile(pick('marked'), 95),
-    settledP50: percentile(pick('settled'), 50),
-    settledP95: percentile(pick('settled'), 95),
-  };
+  return stepStats(page, tally);
 }
 
 function machine(browserVersion) {
@@ -252,6 +367,20 @@ function machine(browserVersion) {
     pyodide: JSON.parse(readFileSync(`${ROOT}node_modules/pyodide/package.json`, 'utf8')).version,
     loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
   };
+}
+
+/**
+ * index.html shows the opening of text-zh.js's prose as static HTML until page.js builds the page; a word
+ * changed in one but not the other would show the reader one text and then another. Lists the blocks that differ.
+ */
+async function openingDrift() {
+  const html = readFileSync(`${ROOT}www/index.html`, 'utf8');
+  const { default: zh } = await import(`${ROOT}www/text-zh.js`);
+  const shown = [...html.matchAll(/<(h1|h2|p) data-opening>(.*?)<\/\1>/gs)].map(([, kind, text]) => [kind, text.replace(/<code>(.*?)<\/code>/g, '`$1`')]);
+  if (shown.length === 0) return ['index.html has no [data-opening] blocks'];
+  return shown
+    .map((block, i) => (JSON.stringify(block) === JSON.stringify(zh.prose[i]) ? null : `index.html's opening block ${i + 1} (${block[0]}) differs from text-zh.js's prose[${i}]`))
+    .filter(Boolean);
 }
 
 /** Which page was measured: the tree, and the last commit that touched www/. */
@@ -289,7 +418,7 @@ async function main() {
   for (let run = 0; run < RUNS; run++) {
     for (const kind of ['page', 'floor', 'pyodide']) {
       const load = await open(browser, urls[kind], { timeout: kind === 'pyodide' ? 120_000 : 30_000 });
-      loads[kind].push({ readyMs: load.readyMs, fcpMs: load.fcpMs, requests: load.requests.length });
+      loads[kind].push({ readyMs: load.readyMs, fcpMs: load.fcpMs, lcp: load.lcp, buildMs: load.buildMs, requests: load.requests.length });
       load.offsite.forEach((url) => offsite.add(url));
       if (kind !== 'floor') load.errors.forEach((e) => errors.add(`${kind}: ${e}`));
       await load.context.close();
@@ -301,18 +430,31 @@ async function main() {
   const pageLoad = await open(browser, urls.page);
   const pyLoad = await open(browser, urls.pyodide, { timeout: 120_000 });
   const moduleFile = bytes.page.files.find((f) => /\/todo_trace\.js(\?|$)/.test(f.path));
+  const moduleUrl = moduleFile ? `${base}${moduleFile.path}` : null;
   let traces = null;
-  if (moduleFile && pyLoad.readyMs !== null) {
-    await pageLoad.page.evaluate(exposeRustTracer, `${base}${moduleFile.path}`);
-    traces = await traceTimes({ rust: pageLoad.page, python: pyLoad.page });
+  let validJsonChars = null;
+  if (moduleUrl && pyLoad.readyMs !== null) {
+    await pageLoad.page.evaluate(exposeRustTracer, moduleUrl);
+    const scenarios = await pageLoad.page.evaluate(() => window.benchScenarios());
+    const cases = (fn) => scenarios.map(([figure, scenario]) => ({ id: `${figure}/${scenario}`, fn, args: [figure, scenario, LANG] }));
+    traces = await traceTimes({
+      rust: { page: pageLoad.page, cases: [...cases('trace'), { id: 'validate/input-20x150', fn: 'traceInput', args: ['validate', plan(20, 150), LANG] }] },
+      python: { page: pyLoad.page, cases: cases('trace') },
+      cheap: { page: pyLoad.page, cases: cases('cheap') },
+    });
+    validJsonChars = await pageLoad.page.evaluate(() => JSON.stringify(window.benchFns.trace('validate', 'valid', 'en')).length);
   }
   await pyLoad.context.close();
   console.log('  traced in both');
   const steps = pageLoad.readyMs === null ? null : await stepLatency(pageLoad);
   console.log(`  stepped ${steps?.samples ?? 0} times`);
   await pageLoad.context.close();
-
+  const worst = moduleUrl ? await worstCase(browser, urls.page, moduleUrl) : null;
+  console.log(`  worst case: ${worst?.api ? `${fmt(worst.api.medianMs)} ms, ${worst.api.jsonChars} characters of JSON` : worst?.problem ?? 'not measured'}`);
   await browser.close();
+
+  // Lighthouse last, with its own Chromium and nothing else of the bench running.
+  const lighthouse = await lighthouseRuns(urls.page, LIGHTHOUSE_RUNS, console.log);
   server.close();
   rmSync(SITE, { recursive: true, force: true });
 
@@ -327,10 +469,16 @@ async function main() {
     ready: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, spread(list.map((l) => l.readyMs))])),
     fcp: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, spread(list.map((l) => l.fcpMs))])),
     requests: Object.fromEntries(Object.entries(loads).map(([kind, list]) => [kind, list.map((l) => l.requests)])),
+    lcp: { page: { ...spread(loads.page.map((l) => l.lcp?.ms ?? null)), elements: loads.page.map((l) => l.lcp?.element ?? null) } },
+    build: spread(loads.page.map((l) => l.buildMs)),
     traces,
+    validJsonChars,
     steps,
+    worst,
+    lighthouse,
     offsite: [...offsite],
     errors: [...errors],
+    openingDrift: await openingDrift(),
   };
   results.budgets = judge(results);
   mkdirSync(`${ROOT}bench`, { recursive: true });

@@ -1,8 +1,8 @@
-// Boot: start loading the page's words, the wasm module and the debuggers side by side, then build the lesson (page.js).
+// Boot: after the first paint, load the page's words, the wasm module and the debuggers side by side, then build the lesson (page.js).
 // @ts-check
 //
-// Only link.js is imported statically: a module runs once its whole static import graph has arrived, and the
-// words' file is known only here (it depends on the URL), so its request starts as soon as this file arrives.
+// index.html shows the lesson's opening, so the first paint needs only the HTML and style.css; the rest is fetched
+// after it, so that nothing competes with them on a slow link. Only link.js is imported statically (index.html preloads it).
 import { readLink } from './link.js';
 
 /** Shown when not even the words of the page could be loaded. */
@@ -10,6 +10,49 @@ const FALLBACK = '页面无法建立。/ The page could not be built: ';
 
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./state.js').Kept} Kept */
+
+/** The module graph, fetched at once rather than one import level at a time; the wasm (the largest) first. Keep in step with page.js's imports. */
+const PRELOADS = [
+  ['preload', 'pkg/todo_trace_bg.wasm'],
+  ['modulepreload', 'pkg/todo_trace.js'],
+  ['modulepreload', 'page.js'],
+  ['modulepreload', 'figure.js'],
+  ['modulepreload', 'render.js'],
+  ['modulepreload', 'state.js'],
+  ['modulepreload', 'replay.js'],
+  ['modulepreload', 'editor.js'],
+  ['modulepreload', 'code.js'],
+  ['modulepreload', 'vendor/shj-tokenize.js'],
+  ['modulepreload', 'vendor/shj-rs.js'],
+  ['modulepreload', 'vendor/shj-todo.js'],
+];
+
+/** Adds the preload links for the module graph. */
+function preload() {
+  for (const [rel, href] of PRELOADS) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    link.href = href;
+    if (rel === 'preload') {
+      // As wasm-bindgen's init() fetches it (CORS mode), so that fetch can use this response.
+      link.as = 'fetch';
+      link.type = 'application/wasm';
+      link.crossOrigin = 'anonymous';
+    }
+    document.head.append(link);
+  }
+}
+
+/**
+ * Resolves after the next frame is painted. A tab in the background paints none, so there it resolves at once
+ * (or when the tab is hidden before its first frame). No timer: on a busy phone the first paint can take long.
+ */
+const afterPaint = () =>
+  /** @type {Promise<void>} */ (new Promise((done) => {
+    if (document.hidden) done();
+    document.addEventListener('visibilitychange', () => done(), { once: true });
+    requestAnimationFrame(() => setTimeout(done));
+  }));
 
 /** @type {Map<string, Promise<Words>>} */
 const texts = new Map();
@@ -39,14 +82,22 @@ async function start(api, kept) {
   try {
     t = await loadText(readLink(location.search, []).lang);
     const { build } = await page;
+    // Timed for the bench: the build is one main-thread task.
+    const begun = performance.now();
     build(api, t, kept, (keep) => start(api, keep));
+    performance.measure('todo-trace:build', { start: begun });
   } catch (error) {
     showError(t ? t.pageFailed(messageOf(error)) : `${FALLBACK}${messageOf(error)}`);
   }
 }
 
 const lang = readLink(location.search, []).lang;
+// opening.js hid index.html's opening (in zh) for any other lang=; page.js shows that language's. An unknown one means zh.
+if (lang === document.documentElement.lang) delete document.documentElement.dataset.hideOpening;
 document.documentElement.lang = lang;
+
+await afterPaint();
+preload();
 const words = loadText(lang);
 const page = import('./page.js');
 page.catch(() => {}); // reported by start()
@@ -58,6 +109,8 @@ words.then((/** @type {Words} */ t) => {
 try {
   const api = await import('./pkg/todo_trace.js');
   await api.default();
+  // The build in a task of its own, not in the one that finished instantiating the module.
+  await new Promise((done) => setTimeout(done));
   await start(api);
 } catch (error) {
   const t = await words.catch(() => null);

@@ -371,6 +371,56 @@ def trace_json(figure, scenario, lang):
     return json.dumps(trace(figure, scenario, lang))
 
 
+# ---- the cheapest trace: what issue 10 measures the module against ----
+
+
+class CheapRecorder:
+    """The least a Python step trace can record: before every line of a lesson function, the
+    line, repr() of each local and json.dumps of the host state; no stack, events or output."""
+
+    def __init__(self, setup, target):
+        self.target = target
+        self.state = setup["state"] if target != "prepare_messages" else {**setup["state"], "messages": setup["messages"]}
+        self.depth = 0  # lesson frames open, counted from the target's; the entry's own calls are not traced
+        self.steps = []
+
+    def on_call(self, frame, event, arg):
+        symbol = LESSON_CODE.get(frame.f_code)
+        if symbol is None or (self.depth == 0 and symbol != self.target):
+            return None
+        self.depth += 1
+        return self.on_line
+
+    def on_line(self, frame, event, arg):
+        if event == "line":
+            self.steps.append((
+                frame.f_lineno,
+                {name: repr(value) for name, value in frame.f_locals.items()},
+                json.dumps(self.state),
+            ))
+        elif event == "return":
+            self.depth -= 1
+        return self.on_line
+
+
+def trace_cheap_json(figure, scenario, lang):
+    """A figure's scenario under the cheapest recorder, as JSON text: its steps and whether it succeeded."""
+    symbol, entry, scenarios = FIGURES[figure]
+    if scenario not in scenarios or lang not in ("zh", "en"):
+        raise ValueError(f"unknown scenario {scenario!r} or language {lang!r} for figure {figure!r}")
+    setup = setup_for(scenario, lang)
+    cheap = CheapRecorder(setup, symbol)
+    sys.settrace(cheap.on_call)
+    try:
+        entry(setup, lang)
+        ok = True
+    except TodoError:
+        ok = False
+    finally:
+        sys.settrace(None)
+    return json.dumps({"steps": cheap.steps, "ok": ok})
+
+
 def scenario_ids():
     """[[figure, scenario], ...] in the lesson's order."""
     return [[figure, scenario] for figure, (_, _, scenarios) in FIGURES.items() for scenario in scenarios]
