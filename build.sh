@@ -29,16 +29,18 @@ setup() {
     step "installing wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
     cargo install wasm-pack --locked --version "$WASM_PACK_VERSION"
   fi
-  # practice (the agent loop on the command line) runs main.py with python3.
-  if ! command -v python3 >/dev/null; then
-    step "installing python3"
+  # Chromium, its driver, and the Chinese fonts a Chinese reader has: without them every Chinese glyph
+  # is drawn as a box, so no test and no screenshot would see the page as its readers do. python3:
+  # practice (the agent loop on the command line) runs main.py with it.
+  local packages=()
+  [ -x /usr/bin/chromium ] || packages+=(chromium)
+  [ -x "$CHROMEDRIVER" ] || packages+=(chromium-driver)
+  dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep 'ok installed' >/dev/null || packages+=(fonts-noto-cjk)
+  command -v python3 >/dev/null || packages+=(python3)
+  if [ ${#packages[@]} -gt 0 ]; then
+    step "installing ${packages[*]} (apt)"
     as_root apt-get update
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
-  fi
-  if [ ! -x /usr/bin/chromium ] || [ ! -x "$CHROMEDRIVER" ]; then
-    step "installing Chromium and ChromeDriver"
-    as_root apt-get update
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${packages[@]}"
   fi
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     step "installing node modules"

@@ -5,6 +5,7 @@ use tsify::Tsify;
 
 use crate::lesson::Lang;
 use crate::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
+use crate::messages::quoted;
 use crate::scenarios::{ScenarioDef, SCENARIOS};
 
 /// Which figure: one per lesson function, and the agent loop that uses them.
@@ -135,14 +136,14 @@ pub fn parse_lang(lang: &str) -> Result<Lang, ApiError> {
     match lang {
         "zh" => Ok(Lang::Zh),
         "en" => Ok(Lang::En),
-        other => Err(ApiError(format!("unknown language \"{other}\": use \"zh\" or \"en\""))),
+        other => Err(ApiError(format!("unknown language {}: use \"zh\" or \"en\"", quoted(other)))),
     }
 }
 
 pub fn figure(id: &str) -> Result<Figure, ApiError> {
     FIGURES.iter().copied().find(|f| f.id.name() == id).ok_or_else(|| {
         let known: Vec<&str> = FIGURES.iter().map(|f| f.id.name()).collect();
-        ApiError(format!("unknown figure \"{id}\": expected one of {}", known.join(", ")))
+        ApiError(format!("unknown figure {}: expected one of {}", quoted(id), known.join(", ")))
     })
 }
 
@@ -156,7 +157,8 @@ pub fn scenario_def(figure: Figure, id: &str) -> Result<&'static ScenarioDef, Ap
     scenario_defs(figure).find(|s| s.id == id).ok_or_else(|| {
         let ids: Vec<&str> = scenario_defs(figure).map(|s| s.id).collect();
         ApiError(format!(
-            "unknown scenario \"{id}\" for figure \"{}\": expected one of {}",
+            "unknown scenario {} for figure \"{}\": expected one of {}",
+            quoted(id),
             figure.id.name(),
             ids.join(", ")
         ))
@@ -168,7 +170,8 @@ pub fn loop_scenario(id: &str) -> Result<&'static LoopScenario, ApiError> {
     LOOP_SCENARIOS.iter().find(|s| s.id == id).ok_or_else(|| {
         let ids: Vec<&str> = LOOP_SCENARIOS.iter().map(|s| s.id).collect();
         ApiError(format!(
-            "unknown scenario \"{id}\" for figure \"loop\": expected one of {}",
+            "unknown scenario {} for figure \"loop\": expected one of {}",
+            quoted(id),
             ids.join(", ")
         ))
     })

@@ -55,7 +55,9 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// Why the text could not become a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputError {
-    /// The text is longer than [`MAX_INPUT_BYTES`].
+    /// The text is longer than [`MAX_INPUT_BYTES`]: `bytes` of UTF-8 at least. [`parse`] counts
+    /// them exactly; the wasm layer refuses a JS string by its UTF-16 length before copying it,
+    /// and a text has at least as many UTF-8 bytes as UTF-16 units.
     TooLarge { bytes: usize },
     /// A list or object opening at `at` would nest deeper than [`MAX_DEPTH`].
     TooDeep { at: Position },
@@ -78,6 +80,7 @@ pub enum Problem {
     /// `found` stands where `expected` should come.
     Unexpected { found: char, expected: Expected },
     /// A bare word other than true/false/null/True/False/None: names are never looked up.
+    /// `name` is the word up to the next white space or punctuation of the grammar.
     Name { name: String },
     /// A string whose closing quote never comes (the position is its opening quote).
     Unclosed,
@@ -183,6 +186,9 @@ fn exact_float(literal: &str) -> Option<f64> {
     let value = if exponent < 0 { significand as f64 / power } else { significand as f64 * power };
     Some(if negative { -value } else { value })
 }
+
+/// The punctuation of the grammar, and the brackets of a call: where a bare word ends.
+const DELIMITERS: [char; 13] = ['[', ']', '{', '}', '(', ')', ',', ':', ';', '=', '\'', '"', '#'];
 
 struct Parser<'a> {
     text: &'a str,
@@ -485,10 +491,12 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// A bare word: only the six spellings of true, false and null are values.
+    /// A bare word, which runs to the next white space or punctuation of the grammar (so `é`,
+    /// `中文` and `os.system` are named whole): only the six spellings of true, false and null are
+    /// values.
     fn word(&mut self) -> Parsed<Value> {
         let start = self.pos;
-        while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+        while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && !DELIMITERS.contains(c)) {
             self.pos += c.len_utf8();
         }
         match &self.text[start..self.pos] {

@@ -40,10 +40,14 @@ pub fn validate_todos(items: &Value) -> Result<Vec<Todo>, TodoError> {
         if fields.len() != KEYS.len() || !KEYS.iter().all(|key| fields.contains_key(*key)) {
             return Err(TodoError::BadShape { position });
         }
-        let (Some(raw_id), Some(raw_content), Some(status)) =
-            (fields["id"].as_str(), fields["content"].as_str(), fields["status"].as_str())
-        else {
-            return Err(TodoError::NotAString { position });
+        let Some(raw_id) = fields["id"].as_str() else {
+            return Err(TodoError::NotAString { position, field: "id" });
+        };
+        let Some(raw_content) = fields["content"].as_str() else {
+            return Err(TodoError::NotAString { position, field: "content" });
+        };
+        let Some(status) = fields["status"].as_str() else {
+            return Err(TodoError::NotAString { position, field: "status" });
         };
         let id = raw_id.trim();
         let content = raw_content.trim();

@@ -7,15 +7,59 @@ use crate::input::{Expected, InputError, Problem, MAX_DEPTH, MAX_INPUT_BYTES, MA
 use crate::lesson::{Lang, TodoError, MAX_CONTENT_CHARS, MAX_ID_CHARS, MAX_ITEMS};
 use crate::trace::ErrorInfo;
 
-/// Ids are quoted in messages; a very long one is cut so the message stays readable.
-fn quoted(id: &str) -> String {
+/// Format characters (Unicode's general category Cf, as of Unicode 16): invisible, and some of them
+/// (U+202E) reverse the text around them.
+const FORMAT: [(char, char); 21] = [
+    ('\u{ad}', '\u{ad}'),
+    ('\u{600}', '\u{605}'),
+    ('\u{61c}', '\u{61c}'),
+    ('\u{6dd}', '\u{6dd}'),
+    ('\u{70f}', '\u{70f}'),
+    ('\u{890}', '\u{891}'),
+    ('\u{8e2}', '\u{8e2}'),
+    ('\u{180e}', '\u{180e}'),
+    ('\u{200b}', '\u{200f}'),
+    ('\u{202a}', '\u{202e}'),
+    ('\u{2060}', '\u{2064}'),
+    ('\u{2066}', '\u{206f}'),
+    ('\u{feff}', '\u{feff}'),
+    ('\u{fff9}', '\u{fffb}'),
+    ('\u{110bd}', '\u{110bd}'),
+    ('\u{110cd}', '\u{110cd}'),
+    ('\u{13430}', '\u{1343f}'),
+    ('\u{1bca0}', '\u{1bca3}'),
+    ('\u{1d173}', '\u{1d17a}'),
+    ('\u{e0001}', '\u{e0001}'),
+    ('\u{e0020}', '\u{e007f}'),
+];
+
+/// Whether a message must show `c` by its code (U+202E) rather than as itself: control and format
+/// characters, and white space other than a plain space, which a reader cannot see or tell apart.
+pub(crate) fn invisible(c: char) -> bool {
+    c != ' '
+        && (c.is_control()
+            || c.is_whitespace()
+            || FORMAT.iter().any(|&(first, last)| (first..=last).contains(&c)))
+}
+
+/// A value quoted in a message: at most its first 40 characters (then "…"), so a huge value gives
+/// a short message, and each invisible character written as `<U+202E>`, so none can hide or
+/// reorder the words around it.
+pub(crate) fn quoted(value: &str) -> String {
     const SHOWN: usize = 40;
-    if id.chars().count() <= SHOWN {
-        format!("\"{id}\"")
-    } else {
-        let head: String = id.chars().take(SHOWN).collect();
-        format!("\"{head}…\"")
+    let mut text = String::from("\"");
+    for c in value.chars().take(SHOWN) {
+        if invisible(c) {
+            text.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            text.push(c);
+        }
     }
+    if value.chars().nth(SHOWN).is_some() {
+        text.push('…');
+    }
+    text.push('"');
+    text
 }
 
 impl TodoError {
@@ -52,9 +96,9 @@ impl TodoError {
                 format!("第 {position} 项必须是对象，且只有 id、content、status 三个键。"),
                 format!("Item {position} must be an object with exactly the keys id, content and status."),
             ),
-            TodoError::NotAString { position } => (
-                format!("第 {position} 项的 id、content、status 都必须是字符串。"),
-                format!("Item {position}: id, content and status must all be strings."),
+            TodoError::NotAString { position, field } => (
+                format!("第 {position} 项的 {field} 必须是字符串。"),
+                format!("Item {position}: {field} must be a string."),
             ),
             TodoError::EmptyId { position } => {
                 (format!("第 {position} 项的 id 为空。"), format!("Item {position} has an empty id."))
@@ -111,8 +155,8 @@ impl InputError {
     pub fn message(&self, lang: Lang) -> String {
         let (zh, en) = match self {
             InputError::TooLarge { bytes } => (
-                format!("输入有 {bytes} 字节，超过了输入大小的上限 {MAX_INPUT_BYTES} 字节（64 KiB）。"),
-                format!("The input is {bytes} bytes long, over the input size limit of {MAX_INPUT_BYTES} bytes (64 KiB)."),
+                format!("输入至少有 {bytes} 字节，超过了输入大小的上限 {MAX_INPUT_BYTES} 字节（64 KiB）。"),
+                format!("The input is at least {bytes} bytes long, over the input size limit of {MAX_INPUT_BYTES} bytes (64 KiB)."),
             ),
             InputError::TooDeep { at } => (
                 format!("第 {} 行第 {} 列：列表和对象嵌套超过了嵌套深度的上限 {MAX_DEPTH} 层。", at.line, at.column),
@@ -140,14 +184,14 @@ impl InputError {
     }
 }
 
-/// A character as a message shows it: quoted if visible, else by its code (U+00A0).
+/// A character as a message shows it: quoted if visible, else by its code (U+00A0, U+202E).
 fn shown(c: char) -> String {
     if c == '"' {
         "'\"'".into()
-    } else if !c.is_control() && !c.is_whitespace() {
-        format!("\"{c}\"")
-    } else {
+    } else if c == ' ' || invisible(c) {
         format!("U+{:04X}", c as u32)
+    } else {
+        format!("\"{c}\"")
     }
 }
 

@@ -8,7 +8,7 @@ use crate::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
-use crate::input;
+use crate::input::{self, InputError};
 use crate::lesson::{validate_todos, Lang, State, TodoError};
 use crate::loop_scenarios::AgentSetup;
 use crate::trace::{self, ErrorInfo, HostList, Recording, Settings};
@@ -92,12 +92,7 @@ pub fn trace_input_with(
     lang: Lang,
     settings: Settings,
 ) -> Result<Trace, ApiError> {
-    let figure = figure(figure_id)?;
-    let no_input =
-        || ApiError(format!("figure \"{}\" takes no input of the reader's own", figure.id.name()));
-    // Only the function figures have a `ScenarioDef` to start from; the loop takes no input.
-    let default = scenario_defs(figure).next().ok_or_else(no_input)?;
-    let mut data = default.data(lang);
+    let (figure, mut data) = editable(figure_id, lang)?;
     let parsed = match input::parse(text) {
         Ok(value) => value,
         Err(error) => return Ok(refused(figure, data, error.info(lang))),
@@ -108,9 +103,28 @@ pub fn trace_input_with(
             Err(error) => return Ok(refused(figure, data, error.info(lang))),
         },
         Edits::Items => data.items = parsed,
-        Edits::Nothing => return Err(no_input()),
+        Edits::Nothing => unreachable!("editable() refuses a figure that edits nothing"),
     }
     Ok(run(figure, INPUT_SCENARIO, data, lang, settings))
+}
+
+/// The trace of reader text refused before it was read: the wasm layer refuses a string whose
+/// UTF-16 length is already over the size limit without copying it into the module.
+pub fn refused_input(figure_id: &str, error: &InputError, lang: Lang) -> Result<Trace, ApiError> {
+    let (figure, data) = editable(figure_id, lang)?;
+    Ok(refused(figure, data, error.info(lang)))
+}
+
+/// A figure that takes the reader's own input, and its default scenario's data to start from.
+fn editable(figure_id: &str, lang: Lang) -> Result<(Figure, Data), ApiError> {
+    let figure = figure(figure_id)?;
+    match (figure.edits, scenario_defs(figure).next()) {
+        (Edits::Items | Edits::Plan, Some(default)) => Ok((figure, default.data(lang))),
+        _ => Err(ApiError(format!(
+            "figure \"{}\" takes no input of the reader's own",
+            figure.id.name()
+        ))),
+    }
 }
 
 /// The trace of reader input that never reached the call entry: the part the reader edits is left

@@ -78,13 +78,14 @@ impl Lang {
     }
 }
 
-/// Why a plan was rejected; `position` is the item's 1-based place in the submitted list.
+/// Why a plan was rejected; `position` is the item's 1-based place in the submitted list, and
+/// `field` the first of `id`, `content`, `status` (checked in that order) whose value is not a string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TodoError {
     NotAList,
     TooManyItems { count: usize },
     BadShape { position: usize },
-    NotAString { position: usize },
+    NotAString { position: usize, field: &'static str },
     EmptyId { position: usize },
     IdTooLong { position: usize, id: String },
     DuplicateId { position: usize, id: String },

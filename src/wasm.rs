@@ -1,9 +1,13 @@
-//! The JS API: thin `#[wasm_bindgen]` wrappers that only convert types (plain objects, camelCase keys).
+//! The JS API: thin `#[wasm_bindgen]` wrappers that check and convert types (plain objects, camelCase keys).
 
+use js_sys::JsString;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::figures::{self, ApiError, FIGURES};
+use crate::input::{InputError, MAX_INPUT_BYTES};
+use crate::lesson::Lang;
+use crate::messages::quoted;
 use crate::{run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
@@ -35,17 +39,21 @@ pub fn figures() -> Result<JsValue, js_sys::Error> {
 /// A figure's scenarios, labelled in `lang`; exactly one has `isDefault`.
 #[wasm_bindgen(unchecked_return_type = "Scenario[]")]
 pub fn scenarios(
-    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
-    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+    #[wasm_bindgen(js_name = figureId, unchecked_param_type = "string")] figure_id: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &JsValue,
 ) -> Result<JsValue, js_sys::Error> {
-    to_js(&figures::scenarios(figure_id, figures::parse_lang(lang)?)?)
+    let figure_id = string("figureId", figure_id)?;
+    to_js(&figures::scenarios(&figure_id, language(lang)?)?)
 }
 
 /// The listing of a lesson function or call entry, cut from the compiled source file.
 #[wasm_bindgen(unchecked_return_type = "Listing")]
-pub fn source(symbol: &str) -> Result<JsValue, js_sys::Error> {
-    let listing = source::source(symbol).ok_or_else(|| {
-        ApiError(format!("unknown symbol \"{symbol}\": no such lesson function or entry"))
+pub fn source(
+    #[wasm_bindgen(unchecked_param_type = "string")] symbol: &JsValue,
+) -> Result<JsValue, js_sys::Error> {
+    let symbol = string("symbol", symbol)?;
+    let listing = source::source(&symbol).ok_or_else(|| {
+        ApiError(format!("unknown symbol {}: no such lesson function or entry", quoted(&symbol)))
     })?;
     to_js(&listing)
 }
@@ -53,11 +61,13 @@ pub fn source(symbol: &str) -> Result<JsValue, js_sys::Error> {
 /// Runs a figure's scenario and returns every step.
 #[wasm_bindgen(unchecked_return_type = "Trace")]
 pub fn trace(
-    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
-    #[wasm_bindgen(js_name = scenarioId)] scenario_id: &str,
-    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+    #[wasm_bindgen(js_name = figureId, unchecked_param_type = "string")] figure_id: &JsValue,
+    #[wasm_bindgen(js_name = scenarioId, unchecked_param_type = "string")] scenario_id: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &JsValue,
 ) -> Result<JsValue, js_sys::Error> {
-    to_js(&run::trace(figure_id, scenario_id, figures::parse_lang(lang)?)?)
+    let figure_id = string("figureId", figure_id)?;
+    let scenario_id = string("scenarioId", scenario_id)?;
+    to_js(&run::trace(&figure_id, &scenario_id, language(lang)?)?)
 }
 
 /// Runs a figure on the reader's own text (JSON or a Python literal), which replaces the part of the
@@ -65,9 +75,52 @@ pub fn trace(
 /// run (`ran: false`) whose result is the coded error; it never throws for that.
 #[wasm_bindgen(js_name = "traceInput", unchecked_return_type = "Trace")]
 pub fn trace_input(
-    #[wasm_bindgen(js_name = figureId)] figure_id: &str,
-    text: &str,
-    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &str,
+    #[wasm_bindgen(js_name = figureId, unchecked_param_type = "string")] figure_id: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lang")] lang: &JsValue,
 ) -> Result<JsValue, js_sys::Error> {
-    to_js(&run::trace_input(figure_id, text, figures::parse_lang(lang)?)?)
+    let figure_id = string("figureId", figure_id)?;
+    let Some(js_text) = text.dyn_ref::<JsString>() else {
+        return Err(not_a_string("text", text));
+    };
+    let lang = language(lang)?;
+    // Each UTF-16 unit is at least one byte of UTF-8, so a string with more units than the limit
+    // allows bytes is too large: it is refused before it is copied into wasm memory.
+    let units = js_text.length() as usize;
+    if units > MAX_INPUT_BYTES {
+        let error = InputError::TooLarge { bytes: units };
+        return to_js(&run::refused_input(&figure_id, &error, lang)?);
+    }
+    to_js(&run::trace_input(&figure_id, &String::from(js_text), lang)?)
+}
+
+/// Ids, symbols and languages are cut to this many UTF-16 units before they are copied into wasm:
+/// no valid one is nearly as long, and an error quotes only the first 40 characters anyway.
+const MAX_NAME_UNITS: u32 = 256;
+
+/// The text of the string argument `name`, at most [`MAX_NAME_UNITS`] long. The parameters are
+/// `JsValue`s, checked here, because wasm-bindgen's own `&str` conversion trusts the caller: given
+/// a number or an object it reads memory at a made-up address, traps, or leaks what it copied.
+fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
+    match value.dyn_ref::<JsString>() {
+        Some(text) => Ok(text.slice(0, MAX_NAME_UNITS).as_string().unwrap_or_default()),
+        None => Err(not_a_string(name, value)),
+    }
+}
+
+/// "figureId must be a string, not number": names the value's type (as `typeof` does, but telling
+/// null and arrays apart), never the value, which may be huge or have getters that run code.
+fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
+    let kind = if value.is_null() {
+        "null".into()
+    } else if value.is_array() {
+        "array".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    };
+    js_sys::Error::new(&format!("{name} must be a string, not {kind}"))
+}
+
+fn language(lang: &JsValue) -> Result<Lang, js_sys::Error> {
+    Ok(figures::parse_lang(&string("lang", lang)?)?)
 }

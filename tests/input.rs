@@ -87,6 +87,59 @@ fn code_is_never_run_names_are_errors() {
 }
 
 #[test]
+fn a_name_is_named_whole_in_any_script() {
+    let cases = [
+        ("[é]", "é"),
+        ("[中]", "中"),
+        ("[中文 x]", "中文"),
+        ("[e\u{301}t\u{e9}]", "e\u{301}t\u{e9}"),
+        ("[os.system]", "os.system"),
+        ("[_x1, 2]", "_x1"),
+        ("{'a': naïve}", "naïve"),
+        ("[abc\u{202e}def]", "abc\u{202e}def"),
+        ("[名\u{3000}x]", "名"),
+    ];
+    for (text, name) in cases {
+        assert_eq!(parse_error(text).1, Problem::Name { name: name.into() }, "{text}");
+    }
+    let message = parse("[é]").unwrap_err().message(Lang::En);
+    assert!(message.starts_with("Line 1, column 2: \"é\" is a name, not data"), "{message}");
+    assert!(parse("[中]").unwrap_err().message(Lang::Zh).contains("\"中\" 是一个名字"));
+}
+
+#[test]
+fn invisible_and_direction_characters_are_shown_by_their_code() {
+    // Found where a value should come: shown as U+XXXX, as U+3000 always was.
+    for (before, c) in [
+        ("", '\u{200b}'),
+        ("", '\u{feff}'),
+        ("", '\u{202e}'),
+        ("", '\u{3000}'),
+        ("", '\u{85}'),
+        ("1", '\u{2066}'),
+        ("1", '\u{ad}'),
+        ("", '\u{e0041}'),
+    ] {
+        let text = format!("[{before}{c}]");
+        for lang in [Lang::En, Lang::Zh] {
+            let message = parse(&text).unwrap_err().message(lang);
+            assert!(message.contains(&format!("U+{:04X}", c as u32)), "{text:?}: {message}");
+            assert!(!message.contains(c), "{text:?}: {message:?}");
+        }
+    }
+    // Inside a quoted name or key: written as <U+XXXX>, so the sentence around it reads as written.
+    let message = parse("[abc\u{202e}def]").unwrap_err().message(Lang::En);
+    assert!(message.starts_with("Line 1, column 2: \"abc<U+202E>def\" is a name"), "{message}");
+    let message = parse("{'\u{200b}k': 1, '\u{200b}k': 2}").unwrap_err().message(Lang::En);
+    assert!(message.contains("the key \"<U+200B>k\" appears twice"), "{message}");
+    // A plain space inside a quoted value stays a space; other white space does not.
+    let message = parse("{'a b\u{a0}': 1, 'a b\u{a0}': 2}").unwrap_err().message(Lang::Zh);
+    assert!(message.contains("\"a b<U+00A0>\""), "{message}");
+    // Visible characters, Chinese and emoji, are quoted as they are.
+    assert!(parse("[😀]").unwrap_err().message(Lang::En).contains("found \"😀\""));
+}
+
+#[test]
 fn grammar_errors_say_what_was_expected_and_where() {
     let cases = [
         ("", at(1, 1), Problem::End { expected: Expected::Value }),
@@ -271,6 +324,26 @@ fn long_names_are_cut_in_messages() {
     let name = "x".repeat(50_000);
     let message = parse(&name).unwrap_err().message(Lang::En);
     assert!(message.len() < 400, "{}", message.len());
+    assert!(message.contains(&format!("\"{}…\" is a name", "x".repeat(40))), "{message}");
+    let key = "中".repeat(10_000);
+    let message = parse(&format!("{{'{key}': 1, '{key}': 2}}")).unwrap_err().message(Lang::Zh);
+    assert!(message.contains(&format!("\"{}…\"", "中".repeat(40))), "{message}");
+    assert!(message.chars().count() < 100, "{message}");
+}
+
+#[test]
+fn text_refused_unread_gives_the_same_trace_as_text_refused_by_parse() {
+    let over = " ".repeat(MAX_INPUT_BYTES + 1);
+    for figure in ["validate", "write", "prepare"] {
+        for lang in [Lang::Zh, Lang::En] {
+            let read = trace_input(figure, &over, lang).unwrap();
+            let error = InputError::TooLarge { bytes: MAX_INPUT_BYTES + 1 };
+            let unread = run::refused_input(figure, &error, lang).unwrap();
+            assert_eq!(error_of(&unread), ("input_too_large", None, None));
+            let json = |trace: &Trace| serde_json::to_string(trace).unwrap();
+            assert_eq!(json(&unread), json(&read), "{figure}");
+        }
+    }
 }
 
 fn error_of(trace: &Trace) -> (&'static str, Option<u32>, Option<u32>) {

@@ -113,6 +113,26 @@ fn checks_run_in_the_specified_order() {
 }
 
 #[test]
+fn not_a_string_names_the_first_field_that_is_not_a_string() {
+    let cases = [
+        (json!({"id": 1, "content": "x", "status": "pending"}), "id"),
+        (json!({"id": "a", "content": null, "status": "pending"}), "content"),
+        (json!({"id": "a", "content": "x", "status": true}), "status"),
+        // Fields are checked in the order id, content, status, whatever the key order.
+        (json!({"status": 0, "content": [], "id": "a"}), "content"),
+        (json!({"status": 0, "content": [], "id": {}}), "id"),
+    ];
+    for (bad, field) in cases {
+        let items = json!([item("a0", "x", "pending"), bad]);
+        assert_eq!(validate_todos(&items), Err(TodoError::NotAString { position: 2, field }));
+        let error = validate_todos(&items).unwrap_err();
+        let en = error.message(Lang::En);
+        assert_eq!(en, format!("Item 2: {field} must be a string."));
+        assert!(error.message(Lang::Zh).contains(&format!("第 2 项的 {field} ")), "{en}");
+    }
+}
+
+#[test]
 fn the_second_active_item_fails_after_its_id_was_recorded() {
     // Item 2 is the second in_progress; item 3 would repeat its id. The active error wins,
     // which shows it is raised at item 2, before item 3 is looked at.

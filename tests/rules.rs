@@ -121,7 +121,7 @@ fn position(error: &TodoError) -> Option<usize> {
     match error {
         TodoError::NotAList | TodoError::TooManyItems { .. } | TodoError::NoUserText => None,
         TodoError::BadShape { position }
-        | TodoError::NotAString { position }
+        | TodoError::NotAString { position, .. }
         | TodoError::EmptyId { position }
         | TodoError::IdTooLong { position, .. }
         | TodoError::DuplicateId { position, .. }

@@ -1,7 +1,8 @@
-//! The traces: the teaching points of LESSON.md, listings that match the file, determinism, golden files.
+//! The traces: the teaching points of LESSON.md, listings that match the file, golden files.
 
 use serde_json::{json, Value};
 use todo_trace::figures::{self, FIGURES};
+use todo_trace::input::InputError;
 use todo_trace::lesson::Lang;
 use todo_trace::run::{self, Trace};
 use todo_trace::source::source;
@@ -324,6 +325,29 @@ fn unknown_ids_are_clear_errors() {
     assert!(scenario.contains("replace") && scenario.contains("valid, duplicate"), "{scenario}");
     assert!(figures::parse_lang("fr").unwrap_err().to_string().contains("\"fr\""));
     assert!(figures::scenarios("nope", Lang::Zh).is_err());
+}
+
+#[test]
+fn an_unknown_id_is_quoted_short_and_visible() {
+    let huge = "x".repeat(1 << 20);
+    let errors = [
+        run::trace(&huge, "valid", Lang::En).unwrap_err(),
+        run::trace("write", &huge, Lang::En).unwrap_err(),
+        figures::parse_lang(&huge).unwrap_err(),
+        run::trace_input(&huge, "[]", Lang::Zh).unwrap_err(),
+        run::refused_input(&huge, &InputError::TooLarge { bytes: 1 << 20 }, Lang::Zh)
+            .unwrap_err(),
+    ];
+    for error in errors {
+        let message = error.to_string();
+        assert!(message.len() < 200, "{} bytes: {}", message.len(), &message[..200]);
+        assert!(message.contains(&format!("\"{}…\"", "x".repeat(40))), "{message}");
+    }
+    let message = run::trace("write", "re\u{202e}place", Lang::En).unwrap_err().to_string();
+    assert!(
+        message.starts_with("unknown scenario \"re<U+202E>place\" for figure \"write\""),
+        "{message}"
+    );
 }
 
 #[test]

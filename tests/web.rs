@@ -1,7 +1,7 @@
 //! The JS API from a real browser: every trace matches its golden file, and bad ids become JS Errors.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Object, Reflect, JSON};
+use js_sys::{Array, ArrayBuffer, Object, Reflect, WebAssembly, JSON};
 use todo_trace::{figures, run, wasm};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -42,6 +42,11 @@ const GOLDEN: [(&str, &str, &str, &str); 46] = goldens![
     "loop" "nag" "zh", "loop" "nag" "en",
 ];
 
+/// A JS string argument.
+fn js(text: &str) -> JsValue {
+    JsValue::from_str(text)
+}
+
 fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &key.into()).unwrap()
 }
@@ -67,7 +72,7 @@ fn wasm_traces_are_byte_identical_to_the_native_golden_files() {
 #[wasm_bindgen_test]
 fn every_trace_crosses_to_js_as_plain_objects_equal_to_the_golden_file() {
     for (figure, scenario, lang, golden) in GOLDEN {
-        let trace = wasm::trace(figure, scenario, lang).unwrap();
+        let trace = wasm::trace(&js(figure), &js(scenario), &js(lang)).unwrap();
         assert!(is_plain_object(&trace), "{figure}/{scenario}: not a plain object");
         let steps: Array = get(&trace, "steps").dyn_into().unwrap();
         assert!(steps.length() > 0);
@@ -87,13 +92,14 @@ fn figures_scenarios_and_sources_are_plain_data() {
     for figure in figures.iter() {
         let id = get(&figure, "id").as_string().unwrap();
         for lang in ["zh", "en"] {
-            let scenarios: Array = wasm::scenarios(&id, lang).unwrap().dyn_into().unwrap();
+            let scenarios: Array =
+                wasm::scenarios(&js(&id), &js(lang)).unwrap().dyn_into().unwrap();
             let defaults = scenarios.iter().filter(|s| get(s, "isDefault").is_truthy()).count();
             assert_eq!(defaults, 1, "{id}");
         }
         for key in ["symbol", "entry"] {
             let symbol = get(&figure, key).as_string().unwrap();
-            let listing = wasm::source(&symbol).unwrap();
+            let listing = wasm::source(&js(&symbol)).unwrap();
             assert_eq!(get(&listing, "file").as_string().unwrap().get(..4), Some("src/"));
             let lines: Array = get(&listing, "lines").dyn_into().unwrap();
             let first = get(&lines.get(0), "text").as_string().unwrap();
@@ -110,13 +116,94 @@ fn error_message(result: Result<JsValue, js_sys::Error>) -> String {
 
 #[wasm_bindgen_test]
 fn unknown_ids_throw_js_errors_with_clear_messages() {
-    assert!(error_message(wasm::trace("nope", "valid", "en")).contains("unknown figure \"nope\""));
-    assert!(
-        error_message(wasm::trace("write", "valid", "en")).contains("unknown scenario \"valid\"")
+    let trace = |f: &str, s: &str, l: &str| wasm::trace(&js(f), &js(s), &js(l));
+    assert!(error_message(trace("nope", "valid", "en")).contains("unknown figure \"nope\""));
+    assert!(error_message(trace("write", "valid", "en")).contains("unknown scenario \"valid\""));
+    assert!(error_message(trace("write", "replace", "fr")).contains("unknown language"));
+    assert!(error_message(wasm::scenarios(&js(""), &js("zh"))).contains("unknown figure"));
+    assert!(error_message(wasm::source(&js("eval"))).contains("unknown symbol"));
+    // A huge id is quoted by its first 40 characters only.
+    let huge = "x".repeat(1 << 20);
+    let message = error_message(wasm::source(&js(&huge)));
+    assert_eq!(
+        message,
+        format!("unknown symbol \"{}…\": no such lesson function or entry", &huge[..40])
     );
-    assert!(error_message(wasm::trace("write", "replace", "fr")).contains("unknown language"));
-    assert!(error_message(wasm::scenarios("", "zh")).contains("unknown figure"));
-    assert!(error_message(wasm::source("eval")).contains("unknown symbol"));
+    // An id of 10 M characters made in JS is cut before it is copied into wasm memory.
+    let huge: JsValue = js_sys::JsString::from("x").repeat(10_000_000).into();
+    let before = memory_bytes();
+    let message = error_message(wasm::trace(&huge, &js("valid"), &js("en")));
+    assert!(message.starts_with(&format!("unknown figure \"{}…\"", &"x".repeat(40))), "{message}");
+    assert!(error_message(wasm::source(&huge)).starts_with("unknown symbol"));
+    let grown = memory_bytes() - before;
+    assert!(grown <= f64::from(1 << 20), "wasm memory grew by {grown} bytes");
     // The module keeps working after errors.
-    assert!(wasm::trace("write", "replace", "en").is_ok());
+    assert!(trace("write", "replace", "en").is_ok());
+}
+
+/// The size of wasm memory, in bytes.
+fn memory_bytes() -> f64 {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<ArrayBuffer>().byte_length() as f64
+}
+
+/// Values of every other type, and objects that once tricked wasm-bindgen's string conversion.
+fn not_strings() -> Vec<(JsValue, &'static str)> {
+    let fake = |length: f64| {
+        let object = Object::new();
+        Reflect::set(&object, &js("length"), &JsValue::from_f64(length)).unwrap();
+        JsValue::from(object)
+    };
+    vec![
+        (JsValue::from_f64(1.0), "number"),
+        (JsValue::TRUE, "boolean"),
+        (Object::new().into(), "object"),
+        (JsValue::NULL, "null"),
+        (JsValue::UNDEFINED, "undefined"),
+        (Array::of2(&js("validate"), &js("en")).into(), "array"),
+        (fake(2f64.powi(31)), "object"),
+        (fake(f64::from(10 << 20)), "object"),
+        (js_sys::BigInt::from(7).into(), "bigint"),
+        (js_sys::Function::new_no_args("").into(), "function"),
+    ]
+}
+
+#[wasm_bindgen_test]
+fn every_export_refuses_a_value_that_is_not_a_string_with_an_error_naming_it() {
+    let (figure, scenario, lang, text) = (js("write"), js("replace"), js("en"), js("[]"));
+    for (bad, kind) in not_strings() {
+        let calls = [
+            ("figureId", wasm::trace(&bad, &scenario, &lang)),
+            ("scenarioId", wasm::trace(&figure, &bad, &lang)),
+            ("lang", wasm::trace(&figure, &scenario, &bad)),
+            ("figureId", wasm::scenarios(&bad, &lang)),
+            ("lang", wasm::scenarios(&figure, &bad)),
+            ("symbol", wasm::source(&bad)),
+            ("figureId", wasm::trace_input(&bad, &text, &lang)),
+            ("text", wasm::trace_input(&figure, &bad, &lang)),
+            ("lang", wasm::trace_input(&figure, &text, &bad)),
+        ];
+        for (name, result) in calls {
+            assert_eq!(error_message(result), format!("{name} must be a string, not {kind}"));
+        }
+    }
+    assert!(wasm::trace(&figure, &scenario, &lang).is_ok(), "the module still works");
+}
+
+#[wasm_bindgen_test]
+fn refusing_wrong_types_leaks_nothing() {
+    let (figure, lang) = (js("validate"), js("en"));
+    // Warm up, so that the allocator has what a normal call needs.
+    wasm::trace_input(&figure, &js("[]"), &lang).unwrap();
+    let before = memory_bytes();
+    for _ in 0..1_000 {
+        for (bad, _) in not_strings() {
+            let _ = wasm::trace_input(&figure, &bad, &lang);
+            let _ = wasm::trace(&bad, &bad, &bad);
+            let _ = wasm::source(&bad);
+        }
+    }
+    // A fake `{length: 10 << 20}` once leaked 10 MiB a call: a thousand of them would be 10 GiB.
+    let grown = memory_bytes() - before;
+    assert!(grown <= f64::from(1 << 20), "wasm memory grew by {grown} bytes");
 }

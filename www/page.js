@@ -101,9 +101,7 @@ export function build(api, t, kept, restart) {
       /** @type {HTMLElement | null} */ (document.querySelector('[data-control="lang"]'))?.focus();
     },
   });
-  const notice = problems.length
-    ? [el('div', { class: 'notice', role: 'status' }, problems.map((p) => el('p', { text: t.linkProblem(p.name, p.value) })))]
-    : [];
+  const notice = problems.length ? [linkNotice(problems, t)] : [];
   document.getElementById('app')?.replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
   // A link that names a figure's place opens at that figure (the first it names), once laid out; a language switch
   // keeps the reader where they are.
@@ -113,6 +111,28 @@ export function build(api, t, kept, restart) {
   });
   if (opening && named) requestAnimationFrame(() => named.root.scrollIntoView({ block: 'start' }));
 }
+
+/** A link's values that were not understood: at most this many are listed, each cut to VALUE_CHARS characters. */
+const SHOWN_PROBLEMS = 5;
+const VALUE_CHARS = 60;
+
+/**
+ * The notice for the parts of a link that were not understood. A link is anyone's text, so the notice is bounded:
+ * each distinct value once, at most SHOWN_PROBLEMS of them, each cut short, and each in a <bdi> so that its
+ * characters (U+202E, a right-to-left script) cannot reorder the page's sentence around it.
+ */
+/** @param {{name: string, value: string | number}[]} problems @param {Words} t */
+function linkNotice(problems, t) {
+  const distinct = [...new Map(problems.map((p) => [`${p.name}=${p.value}`, p])).values()];
+  const lines = distinct.slice(0, SHOWN_PROBLEMS).map(({ name, value }) => {
+    const chars = [...String(value)];
+    const shown = chars.length > VALUE_CHARS ? `${chars.slice(0, VALUE_CHARS).join('')}…` : chars.join('');
+    return el('p', {}, t.linkProblem(name, el('bdi', { text: shown })));
+  });
+  const more = distinct.length - lines.length;
+  return el('div', { class: 'notice', role: 'status' }, lines, more > 0 ? el('p', { text: t.linkMore(more) }) : null);
+}
+
 
 /** @param {Words} t */
 function keyList(t) {

@@ -25,7 +25,9 @@ const words = {
   wasmFailed: (/** @type {string} */ detail) =>
     `The WebAssembly module could not be loaded, so the debuggers on this page cannot run. Use a current browser with WebAssembly enabled; if you built the page yourself, run ./build.sh build first. Details: ${detail}`,
   pageFailed: (/** @type {string} */ detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
-  linkProblem: (/** @type {string} */ name, /** @type {string} */ value) => `The link’s ${name}=${value} was not understood and is ignored.`,
+  // `value` is a node (the value, isolated in a <bdi>), so the sentence is a list of parts.
+  linkProblem: (/** @type {string} */ name, /** @type {Node} */ value) => ['The link’s ', name, '=', value, ' was not understood and is ignored.'],
+  linkMore: (/** @type {number} */ count) => (count === 1 ? 'The link holds 1 more value that was not understood; it is ignored too.' : `The link holds ${count} more values that were not understood; they are ignored too.`),
   figure: (/** @type {number} */ n) => `Figure ${n}`,
   scenario: 'Scenario',
   controlsLabel: 'Debugger controls',

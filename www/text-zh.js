@@ -16,7 +16,9 @@ export default {
   wasmFailed: (detail) =>
     `WebAssembly 模块没能加载，页面上的调试器无法运行。请换用支持 WebAssembly 的新版浏览器；如果是自己构建的页面，请先运行 ./build.sh build。详情：${detail}`,
   pageFailed: (detail) => `页面出错了，调试器无法显示。详情：${detail}`,
-  linkProblem: (name, value) => `链接中的 ${name}=${value} 无法识别，已忽略。`,
+  // `value` is a node (the value, isolated in a <bdi>), so the sentence is a list of parts.
+  linkProblem: (/** @type {string} */ name, /** @type {Node} */ value) => ['链接中的 ', name, '=', value, ' 无法识别，已忽略。'],
+  linkMore: (/** @type {number} */ count) => `链接中另有 ${count} 个值无法识别，也已忽略。`,
   figure: (n) => `图 ${n}`,
   scenario: '场景',
   controlsLabel: '调试控制',

@@ -1,7 +1,7 @@
 // End-to-end: breakpoints, the stepping commands, the markers and panes, and the keyboard, in real Chromium.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, figure, lineOf, localsOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
+import { act, figure, lineOf, localsOf, openLesson, paneText, search, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -38,7 +38,7 @@ describe('breakpoints', () => {
     assert.equal(now.step, 0);
     assert.equal(await pressed(page, 'validate', push), 'true', 'switching keeps the breakpoint');
     assert.equal(await figure(page, 'validate').locator('.ticks .tick').count(), 1);
-    assert.match(page.url(), new RegExp(`validate.bp=validate_todos.${push}`));
+    assert.match(await search(page), new RegExp(`validate.bp=validate_todos.${push}`));
 
     await act(page, 'validate', 'debug');
     assert.equal((await where(page, 'validate')).line, push, 'the first item still reaches the append');
@@ -50,7 +50,7 @@ describe('breakpoints', () => {
     await toggle(page, 'validate', push);
     assert.equal(await pressed(page, 'validate', push), 'false');
     assert.equal(await figure(page, 'validate').locator('.ticks .tick').count(), 0);
-    assert.doesNotMatch(page.url(), /validate.bp/);
+    assert.doesNotMatch(await search(page), /validate.bp/);
     assert.deepEqual(page.errors, []);
   });
 

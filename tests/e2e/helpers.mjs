@@ -29,22 +29,56 @@ export async function startBrowser() {
 
 /**
  * Opens the lesson at `query` and waits until every figure is ready. The returned page carries
- * `errors` (console errors and uncaught exceptions) and `requests` (every URL it asked for).
+ * `errors` (console errors and uncaught exceptions), `requests` (every URL it asked for), `responses`
+ * (`{url, status}` of every answer: a 404 is an answer, not a failed request) and `failed` (the URLs
+ * of requests that got no answer at all).
  */
 export async function openLesson(env, query = '', options = {}) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   page.errors = [];
   page.requests = [];
+  page.responses = [];
+  page.failed = [];
   page.on('console', (message) => {
     if (message.type() === 'error') page.errors.push(message.text());
   });
   page.on('pageerror', (error) => page.errors.push(error.message));
   page.on('request', (request) => page.requests.push(request.url()));
+  page.on('response', (response) => page.responses.push({ url: response.url(), status: response.status() }));
+  page.on('requestfailed', (request) => page.failed.push(request.url()));
   await page.goto(`${env.origin}/${query}`);
   await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
   return page;
 }
+
+/**
+ * Waits until `check()` (sync or async) returns a truthy value and returns it, trying again every
+ * 50 ms; after `timeout` ms it throws with `what`. For state that lives in the test, not the page
+ * (where `page.waitForFunction` and locators wait on their own).
+ */
+export async function until(check, what, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/**
+ * Clicks the language switch and waits until the page is rebuilt in `lang`: the new words arrive by an
+ * async import, so nothing on the page may be read before. page.js sets `html[lang]` and builds the page in
+ * one task, then gives the switch the focus back.
+ */
+export async function switchLanguage(page, lang) {
+  await page.locator('[data-control="lang"]').click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang && document.activeElement?.dataset.control === 'lang', lang);
+}
+
+/** The page's query string as the page itself has it (`page.url()` follows the page's history writes a moment later). */
+export const search = (page) => page.evaluate(() => location.search);
 
 /** The figure's root, for scoped locators. */
 export const figure = (page, id) => page.locator(`[data-figure="${id}"]`);
@@ -110,13 +144,4 @@ export async function axeProblems(page) {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
-
-/**
- * Presses the language switch and waits for the page in `lang`: the page is rebuilt once the other language's
- * words have loaded, after the click has returned. The rebuild is synchronous, so a changed `lang` means it is done.
- */
-export async function switchLanguage(page, lang) {
-  await page.click('[data-control="lang"]');
-  await page.waitForFunction((want) => document.documentElement.lang === want, lang);
 }

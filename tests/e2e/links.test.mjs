@@ -1,5 +1,6 @@
 // End-to-end: a shared link or a reload opens every figure exactly where it was; a link that makes no sense says so.
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { act, figure, lineOf, openLesson, startBrowser, where } from './helpers.mjs';
 
@@ -124,5 +125,73 @@ test('a link with values that do not fit says so and opens the page anyway', asy
   assert.match(notice, /prepare\.step=x/);
   assert.equal(await figure(page, 'write').locator('select[data-control="scenario"]').inputValue(), 'replace');
   for (const id of ['validate', 'write', 'prepare']) assert.equal((await where(page, id)).status, 'idle');
+  assert.deepEqual(page.errors, []);
+});
+
+// Opens the lesson at a query too long for serve.mjs: Node's HTTP server refuses a request over 16 KiB of headers,
+// so the page's own document is served from here for it, and the rest of the page as usual.
+async function openLongLink(query, options) {
+  const page = await openLesson(env, '', options);
+  const index = fileURLToPath(new URL('../../www/index.html', import.meta.url));
+  await page.route((url) => url.pathname === '/', (route) => route.fulfill({ path: index }));
+  await page.goto(`${env.origin}/${query}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+  return page;
+}
+
+test('a link with 10,000 bad values gives a short notice: each value once, five at most, then how many more', async () => {
+  const values = Array.from({ length: 10_000 }, (_, i) => `validate.bp=nope.${i % 5_000}`);
+  const page = await openLongLink(`?lang=en&${values.join('&')}`);
+  const notice = page.locator('.notice');
+  const lines = await notice.locator('p').allInnerTexts();
+  assert.deepEqual(lines, [
+    ...[0, 1, 2, 3, 4].map((i) => `The link’s validate.bp=nope.${i} was not understood and is ignored.`),
+    'The link holds 4995 more values that were not understood; they are ignored too.',
+  ]);
+  const box = await notice.boundingBox();
+  assert.ok(box.height < 300, `the notice is ${box.height}px tall`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a long unbroken value is cut and wraps inside the notice, on a phone too', async () => {
+  const long = 'x'.repeat(100_000);
+  const page = await openLongLink(`?lang=zh&write.step=${long}`, { viewport: { width: 390, height: 844 } });
+  const notice = page.locator('.notice');
+  assert.equal(await notice.locator('bdi').textContent(), `${'x'.repeat(60)}…`);
+  const { scrollWidth, clientWidth } = await notice.evaluate((node) => ({ scrollWidth: node.scrollWidth, clientWidth: node.clientWidth }));
+  assert.ok(scrollWidth <= clientWidth, `the notice's content is ${scrollWidth}px wide in ${clientWidth}px`);
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(pageWidth <= 390, `the page is ${pageWidth}px wide`);
+  // A value of astral characters is cut between characters, never inside a surrogate pair.
+  const emoji = await openLesson(env, `?lang=en&prepare=${encodeURIComponent('😀'.repeat(100))}`);
+  assert.equal(await emoji.locator('.notice bdi').textContent(), `${'😀'.repeat(60)}…`);
+  assert.deepEqual([...page.errors, ...emoji.errors], []);
+});
+
+test('a value holding U+202E cannot reverse the sentence around it', async () => {
+  const value = 'abc\u202Edef';
+  const page = await openLesson(env, `?lang=en&write=${encodeURIComponent(value)}`);
+  const line = page.locator('.notice p');
+  assert.equal(await line.locator('bdi').textContent(), value, 'the value is shown, isolated in a <bdi>');
+  assert.equal(await line.textContent(), `The link’s write=${value} was not understood and is ignored.`);
+  // Drawn left to right as written: the words after the value lie to the right of it, and the value's start is
+  // at its left edge (only the part after U+202E is reversed, inside the isolate).
+  const boxes = await line.evaluate((p) => {
+    const box = (node, start, end) => {
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, end);
+      return range.getBoundingClientRect();
+    };
+    const bdi = p.querySelector('bdi');
+    const after = bdi.nextSibling;
+    return {
+      bdi: bdi.getBoundingClientRect().toJSON(),
+      abc: box(bdi.firstChild, 0, 3).toJSON(),
+      after: box(after, 1, after.length).toJSON(),
+    };
+  });
+  assert.ok(boxes.after.left >= boxes.bdi.right - 1, `the sentence goes on after the value: ${JSON.stringify(boxes)}`);
+  assert.ok(Math.abs(boxes.abc.left - boxes.bdi.left) < 1, `the value starts at its left: ${JSON.stringify(boxes)}`);
   assert.deepEqual(page.errors, []);
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, lineOf, loadModule, openLesson, startBrowser } from './helpers.mjs';
+import { act, axeProblems, figure, lineOf, loadModule, openLesson, startBrowser, switchLanguage, until } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -69,6 +69,21 @@ describe('layout', () => {
   });
 });
 
+describe('fonts', () => {
+  test('the Chinese page is drawn in a Chinese font, not in boxes', async () => {
+    const page = await openLesson(env);
+    // Chromium says which installed fonts drew a node's glyphs.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    assert.match(await page.locator('h1').textContent(), /[\u4e00-\u9fff]/);
+    assert.ok(fonts.some((font) => /CJK/.test(font.familyName) && font.glyphCount > 0), JSON.stringify(fonts));
+  });
+});
+
 describe('highlighting', () => {
   test('the listings are highlighted once shown, callees and call entries too, their text unchanged', async () => {
     const page = await openLesson(env, '?lang=en');
@@ -114,13 +129,24 @@ describe('safety', () => {
 
   test('only the page’s own files are requested, and all of them exist', async () => {
     const page = await openLesson(env, '?lang=en');
-    const failed = [];
-    page.on('requestfailed', (request) => failed.push(request.url()));
     await busyPage(page);
     const outside = page.requests.filter((url) => new URL(url).origin !== env.origin);
     assert.deepEqual(outside, []);
-    assert.deepEqual(failed, []);
+    // Every request ends in an answer or a failure; wait for the last of them to arrive.
+    await until(() => page.responses.length + page.failed.length === page.requests.length, 'every request has ended');
+    assert.deepEqual(page.failed, []);
+    // Every answer was the file itself (a fresh context has no cache, so no 304).
+    const notOk = page.responses.filter(({ status }) => status !== 200);
+    assert.deepEqual(notOk, []);
+    assert.ok(page.responses.some(({ url }) => url.endsWith('.wasm')), 'the module was among them');
     assert.deepEqual(page.errors, []);
+  });
+
+  test('the check above sees a missing file: a 404 is an answer, not a failed request', async () => {
+    const page = await openLesson(env, '?lang=en');
+    await Promise.all([page.waitForResponse('**/no-such-file.js'), page.evaluate(() => fetch('/no-such-file.js'))]);
+    assert.deepEqual(page.failed, []);
+    assert.deepEqual(page.responses.filter(({ status }) => status !== 200).map(({ url, status }) => [new URL(url).pathname, status]), [['/no-such-file.js', 404]]);
   });
 });
 
@@ -162,8 +188,7 @@ describe('loading', () => {
     await page.locator('[data-figure="prepare"] [data-status="idle"]').waitFor();
     assert.ok(fetched.includes('/text-en.js'));
     assert.ok(!fetched.includes('/text-zh.js'), 'the Chinese words are not fetched for an English page');
-    await page.locator('[data-control="lang"]').click();
-    await page.waitForFunction(() => document.documentElement.lang === 'zh');
+    await switchLanguage(page, 'zh');
     assert.ok(fetched.includes('/text-zh.js'));
     await context.close();
   });
