@@ -158,15 +158,16 @@ describe('the debugger stays in view', () => {
           // A valid run first, so a refusal after it collapses the panes above the editor.
           await root.locator('[data-action="run-input"]').click();
           await page.waitForFunction((id) => {
-            const status = document.querySelector(`[data-figure="${id}"] [data-status]`);
+            const status = document.querySelector(`todo-trace-figure[figure="${id}"]`).shadowRoot.querySelector('[data-status]');
             const box = status.getBoundingClientRect();
             return status.dataset.status !== 'idle' && box.top >= -1 && box.bottom <= innerHeight + 1;
           }, id);
           await root.locator('textarea').fill('[{"id": "1", "content": "x", "status": "pending"},\n  oops]');
           await root.locator('[data-action="run-input"]').click();
           await page.waitForFunction((id) => {
-            const error = document.querySelector(`[data-figure="${id}"] .input-error`);
-            const bar = document.querySelector(`[data-figure="${id}"] .bar`).getBoundingClientRect();
+            const root = document.querySelector(`todo-trace-figure[figure="${id}"]`).shadowRoot;
+            const error = root.querySelector('.input-error');
+            const bar = root.querySelector('.bar').getBoundingClientRect();
             const box = error.getBoundingClientRect();
             return !error.hidden && box.top >= bar.bottom - 1 && box.bottom <= innerHeight + 1;
           }, id);
