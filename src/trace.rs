@@ -56,6 +56,51 @@ pub struct Step {
     #[serde(skip_serializing_if = "is_zero")]
     #[tsify(optional)]
     pub output_lines: usize,
+    /// What the host decided since the previous step (the loop figure's event breakpoints);
+    /// absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub decisions: Vec<HostEvent>,
+}
+
+/// Something the host decided while the loop ran: what a reader can pause on besides a line.
+/// Recorded by the host's code (the approval, a tool call's result, the reminder, the stop),
+/// never by the listed functions, and attached to the next step recorded.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostEvent {
+    /// A `todo_write` was accepted: the host's plan is the new one.
+    PlanWritten,
+    /// A `todo_write` was refused: the plan is unchanged.
+    PlanRefused,
+    /// The host asked the user for approval.
+    Ask,
+    /// A call was refused or blocked (a run declined or under maintenance, a path outside the
+    /// workspace, an unknown tool).
+    Refused,
+    /// The reminder block was appended to a round's results.
+    Reminder,
+    /// The loop stopped because `max_calls` model calls were made.
+    CallLimit,
+    /// The loop stopped because the model replied without a tool call.
+    Answered,
+}
+
+/// The request of one model call, as value indices: the prepared messages the model received,
+/// the stored history they were prepared from, and the tool definitions.
+#[derive(Serialize, Clone, Debug, PartialEq, Tsify)]
+pub struct ModelRequest {
+    /// The first step recorded after the call: the reply is not stored yet, so this step's
+    /// history is the one the request was prepared from.
+    pub step: u32,
+    /// The tool definitions (one value, the same for every call of a run).
+    pub tools: u32,
+    /// The prepared messages, one value each.
+    pub messages: Vec<u32>,
+    /// The stored history at that moment, one value each.
+    pub history: Vec<u32>,
+    /// The positions where a prepared message is not the stored one (the first, carrying the plan).
+    pub differs: Vec<u32>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -138,6 +183,10 @@ pub struct Recording {
     pub hosts: Vec<HostView>,
     pub steps: Vec<Step>,
     pub output: Vec<String>,
+    /// Every model call's request, in order (the loop figure only; absent elsewhere).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub requests: Vec<ModelRequest>,
 }
 
 /// A local at a step, resolved from the tables (for Rust callers; JS does the same in a line).
@@ -431,6 +480,8 @@ struct Recorder {
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
     truncated: bool,
+    /// Host decisions made since the latest step, for the next one.
+    pending: Vec<HostEvent>,
     tables: Tables,
 }
 
@@ -468,13 +519,21 @@ pub fn record_with<T>(
         frames: Vec::new(),
         silent: 0,
         truncated: false,
+        pending: Vec::new(),
         tables,
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
     let value = run();
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
-    (recorder.map(|r| r.tables.done).unwrap_or_default(), value)
+    let recording = recorder.map(|mut r| {
+        // Decisions made after the last step (the stop) belong to it.
+        if let Some(last) = r.tables.done.steps.last_mut() {
+            last.decisions.append(&mut r.pending);
+        }
+        r.tables.done
+    });
+    (recording.unwrap_or_default(), value)
 }
 
 pub fn recording() -> bool {
@@ -488,6 +547,30 @@ fn with<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
 /// Prints lines to the trace's output (the figure's output pane); each `\n` starts a new line.
 pub fn say(text: impl AsRef<str>) {
     with(|r| r.tables.done.output.extend(text.as_ref().split('\n').map(str::to_owned)));
+}
+
+/// Notes a host decision; the next step recorded (or the last, after the run) carries it.
+pub fn decide(event: HostEvent) {
+    with(|r| r.pending.push(event));
+}
+
+/// Notes the request of a model call: its prepared `messages` against the stored history as the
+/// latest step saw it (the host's `messages` field), and its `tools`.
+pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
+    with(|r| {
+        if r.truncated {
+            return;
+        }
+        let history = r.host.iter().find(|(field, _)| *field == "messages");
+        let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
+        let messages = r.tables.entries(messages);
+        let differs = (0..messages.len() as u32)
+            .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
+            .collect();
+        let tools = r.tables.value(tools);
+        let step = r.tables.done.steps.len() as u32;
+        r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
+    });
 }
 
 /// Marks a traced function's frame; dropping it leaves the frame, whichever way the call ends.
@@ -692,6 +775,7 @@ impl Recorder {
             host,
             ran,
             output_lines: done.output.len(),
+            decisions: std::mem::take(&mut self.pending),
         });
     }
 }

@@ -335,8 +335,7 @@ fn an_unknown_id_is_quoted_short_and_visible() {
         run::trace("write", &huge, Lang::En).unwrap_err(),
         figures::parse_lang(&huge).unwrap_err(),
         run::trace_input(&huge, "[]", Lang::Zh).unwrap_err(),
-        run::refused_input(&huge, &InputError::TooLarge { bytes: 1 << 20 }, Lang::Zh)
-            .unwrap_err(),
+        run::refused_input(&huge, &InputError::TooLarge { bytes: 1 << 20 }, Lang::Zh).unwrap_err(),
     ];
     for error in errors {
         let message = error.to_string();
