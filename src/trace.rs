@@ -386,7 +386,7 @@ impl Tables {
     fn value(&mut self, value: &dyn Snapshot) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
-        let hash = fnv1a(&self.scratch);
+        let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
         let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
@@ -428,11 +428,19 @@ impl Tables {
     }
 }
 
-/// FNV-1a: a few lines, quick on short texts, and spreads JSON texts well enough to find one.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
+/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
+fn text_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
+        mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))
+    });
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    hash = mix(hash, u64::from_le_bytes(tail));
+    hash
 }
 
 /// Where `entry` is in `table`, added at the end if it is not there yet.
