@@ -48,7 +48,10 @@ export async function openLesson(env, query = '', options = {}) {
   page.on('response', (response) => page.responses.push({ url: response.url(), status: response.status() }));
   page.on('requestfailed', (request) => page.failed.push(request.url()));
   await page.goto(`${env.origin}/${query}`);
-  await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+  await page.waitForFunction(() => {
+    const figures = document.querySelectorAll('[data-figure]');
+    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+  });
   return page;
 }
 

@@ -319,7 +319,10 @@ describe('recovery', () => {
       await route.fulfill({ response, body });
     });
     await page.goto(`${env.origin}/?lang=en`);
-    await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+    await page.waitForFunction(() => {
+    const figures = document.querySelectorAll('[data-figure]');
+    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+  });
     assert.ok(patched, 'the module glue has a traceInput to patch');
 
     const end = await runOwn(page, 'write', '["TRAP"]');

@@ -135,7 +135,10 @@ async function openLongLink(query, options) {
   const index = fileURLToPath(new URL('../../www/index.html', import.meta.url));
   await page.route((url) => url.pathname === '/', (route) => route.fulfill({ path: index }));
   await page.goto(`${env.origin}/${query}`);
-  await page.waitForFunction(() => document.querySelectorAll('[data-figure] [data-status]').length === 3);
+  await page.waitForFunction(() => {
+    const figures = document.querySelectorAll('[data-figure]');
+    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+  });
   return page;
 }
 
