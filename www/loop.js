@@ -60,6 +60,9 @@ function messageNode(message, change, calls, t) {
     el('span', { class: 'who', text: who }), changeNote(change, t), body);
 }
 
+/** A box that scrolls a long list: focusable and named, so a keyboard can scroll it too. @param {string} label @param {Node} list */
+const scroller = (label, list) => el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': label }, list);
+
 /** The tool names by call id, over a history. @param {Message[]} messages */
 function callNames(messages) {
   /** @type {Map<string, string>} */
@@ -74,7 +77,7 @@ export function conversationPane(trace, pos, t) {
   if (entries.length === 0) return [el('p', { class: 'empty', text: t.loop.noHistory })];
   const messages = entries.map((e) => /** @type {Message} */ (e.value));
   const calls = callNames(messages);
-  return [el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], e.change, calls, t)))];
+  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], e.change, calls, t))))];
 }
 
 /** The latest plan update at or before the step shown: its step and whether it was accepted. @param {Trace} trace @param {number} pos */
@@ -141,7 +144,7 @@ export function requestPane(trace, pos, t) {
   const tools = /** @type {{name: string, description: string, input_schema: unknown}[]} */ (trace.values[request.tools]);
   return [
     el('p', { class: 'request-head', text: t.loop.requestOf(index + 1, messages.length, request.step + 1) }),
-    el('ol', { class: 'conversation request' }, messages.map((m, i) => {
+    scroller(t.panes.request, el('ol', { class: 'conversation request' }, messages.map((m, i) => {
       const differs = request.differs.includes(i);
       const node = messageNode(m, '.', calls, t);
       if (differs) {
@@ -150,7 +153,7 @@ export function requestPane(trace, pos, t) {
         node.prepend(el('span', { class: 'tag differs-tag', text: t.loop.differs }));
       }
       return node;
-    })),
+    }))),
     el('p', { class: 'note', text: t.loop.stored }),
     el('details', { class: 'tools' }, el('summary', { text: t.loop.tools(tools.map((tool) => tool.name).join(', ')) }),
       tools.map((tool) => el('div', { class: 'tool' }, el('code', { class: 'name', text: tool.name }), el('p', { text: tool.description }), el('pre', { text: jsonText(tool.input_schema) })))),
