@@ -62,13 +62,16 @@ export function build(api, t, kept = {}, restart) {
   };
 
   const problems = [...link.problems];
+  /** @type {(() => void)[]} */
+  const later = []; // the figures built after the first frame
   const blocks = t.prose.map(([kind, content]) => {
     if (kind === 'figure') {
       const figure = figures.find((f) => f.id === content);
       if (!figure) throw new Error(`the lesson text names an unknown figure "${content}"`);
-      const controller = createFigure({
+      const number = controllers.length + 1;
+      const make = () => createFigure({
         api, figure, lang, t,
-        number: controllers.length + 1,
+        number,
         words: t.figures[figure.id],
         link: link.figures[figure.id],
         kept: kept[figure.id],
@@ -77,8 +80,12 @@ export function build(api, t, kept = {}, restart) {
         onMove: saveLinkSoon,
         onChange: () => saveLink(),
       });
-      controllers.push(controller);
-      return controller.root;
+      if (controllers.length < EAGER_FIGURES) {
+        const controller = make();
+        controllers.push(controller);
+        return controller.root;
+      }
+      return lateFigure(figure, make, controllers, later, link.figures[figure.id], api.scenarios(figure.id, lang), kept[figure.id]);
     }
     if (kind === 'keys') return keyList(t);
     if (kind === 'ol') return el('ol', {}, /** @type {string[]} */ (content).map((item) => el('li', {}, richText(item, resolveProse))));
@@ -100,7 +107,55 @@ export function build(api, t, kept = {}, restart) {
     },
   });
   const notice = problems.length ? [linkNotice(problems, t)] : [];
-  document.getElementById('app')?.replaceChildren(el('div', { class: 'topbar' }, switchLang), ...notice, el('article', {}, blocks));
+  const topbar = el('div', { class: 'topbar' }, switchLang);
+  document.getElementById('app')?.replaceChildren(topbar, ...notice, el('article', {}, blocks));
+  if (later.length === 0) return;
+  // The later figures (the agent loop, whose first trace is the longest) are built once the first three are on
+  // screen, or as soon as the reader scrolls near one; a link's problems they find join the notice.
+  const shown = problems.length;
+  afterNextFrame(() => {
+    if (leaving) return;
+    for (const build of later.splice(0)) build();
+    if (problems.length !== shown) {
+      notice[0]?.remove();
+      topbar.after(linkNotice(problems, t));
+    }
+  });
+}
+
+/** How many figures are built with the page; the rest are built after its first frame (lateFigure). */
+const EAGER_FIGURES = 3;
+
+/**
+ * A figure built later: a placeholder of its size now, replaced by the figure when it is scrolled near or after the
+ * first frame, whichever comes first. Until then its place in the link is the one the link gave.
+ * @param {import('./pkg/todo_trace.js').Figure} figure @param {() => ReturnType<typeof createFigure>} make
+ * @param {ReturnType<typeof createFigure>[]} controllers @param {(() => void)[]} later
+ * @param {import('./state.js').Place} place @param {import('./pkg/todo_trace.js').Scenario[]} scenarios @param {Kept | undefined} kept
+ */
+function lateFigure(figure, make, controllers, later, place, scenarios, kept) {
+  const holder = el('div', { class: 'figure-pending', 'data-figure-pending': figure.id });
+  const defaultScenario = /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  /** @type {ReturnType<typeof createFigure> | null} */
+  let built = null;
+  const stand = {
+    root: holder,
+    place: () => built?.place() ?? { id: figure.id, scenario: place.scenario ?? defaultScenario, defaultScenario, breakpoints: new Set(place.breakpoints), step: place.step },
+    keep: () => built?.keep() ?? /** @type {Kept} */ (kept),
+  };
+  controllers.push(stand);
+  const build = () => {
+    if (built) return;
+    built = make();
+    holder.replaceWith(built.root);
+    observer.disconnect();
+  };
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) build();
+  }, { rootMargin: '600px' });
+  observer.observe(holder);
+  later.push(build);
+  return holder;
 }
 
 /** A link's values that were not understood: at most this many are listed, each cut to VALUE_CHARS characters. */

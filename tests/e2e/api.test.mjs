@@ -60,6 +60,6 @@ test('text over 64 KiB is refused by its length before it is copied, however lon
 
 test('an unknown id is quoted by its first 40 characters only', () => {
   const long = 'x'.repeat(1 << 20);
-  assert.throws(() => api.trace(long, 'valid', 'en'), { message: `unknown figure "${'x'.repeat(40)}…": expected one of validate, write, prepare` });
+  assert.throws(() => api.trace(long, 'valid', 'en'), { message: `unknown figure "${'x'.repeat(40)}…": expected one of validate, write, prepare, loop` });
   assert.throws(() => api.source(`a\u202Eb`), { message: 'unknown symbol "a<U+202E>b": no such lesson function or entry' });
 });

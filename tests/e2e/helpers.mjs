@@ -49,8 +49,10 @@ export async function openLesson(env, query = '', options = {}) {
   page.on('requestfailed', (request) => page.failed.push(request.url()));
   await page.goto(`${env.origin}/${query}`);
   await page.waitForFunction(() => {
+    // Every figure present: the later ones (page.js's lateFigure) replace their placeholders after the first frame.
     const figures = document.querySelectorAll('[data-figure]');
-    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+    const pending = document.querySelectorAll('[data-figure-pending]').length;
+    return pending === 0 && figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
   });
   return page;
 }

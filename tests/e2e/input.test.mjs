@@ -320,16 +320,17 @@ describe('recovery', () => {
     });
     await page.goto(`${env.origin}/?lang=en`);
     await page.waitForFunction(() => {
-    const figures = document.querySelectorAll('[data-figure]');
-    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
-  });
+      const figures = document.querySelectorAll('[data-figure]');
+      const pending = document.querySelectorAll('[data-figure-pending]').length;
+      return pending === 0 && figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+    });
     assert.ok(patched, 'the module glue has a traceInput to patch');
 
     const end = await runOwn(page, 'write', '["TRAP"]');
     assert.equal(end.status, 'error');
     assert.match(end.statusText, /exception.*unreachable executed/);
     assert.match((await editorState(page, 'write')).error, /exception/);
-    assert.equal(await page.locator('[data-figure]').count(), 3, 'no blank page');
+    assert.equal(await page.locator('[data-figure]').count(), 4, 'no blank page');
 
     assert.equal((await runOwn(page, 'write', PLAN_TEXT)).status, 'done', 'the figure recovers');
     assert.deepEqual((await hostState(page, 'write')).items, PLAN);

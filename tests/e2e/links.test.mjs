@@ -137,7 +137,8 @@ async function openLongLink(query, options) {
   await page.goto(`${env.origin}/${query}`);
   await page.waitForFunction(() => {
     const figures = document.querySelectorAll('[data-figure]');
-    return figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
+    const pending = document.querySelectorAll('[data-figure-pending]').length;
+    return pending === 0 && figures.length > 0 && document.querySelectorAll('[data-figure] [data-status]').length === figures.length;
   });
   return page;
 }
