@@ -317,11 +317,17 @@ impl<T: Serialize + ?Sized> Snapshot for T {
 /// an entry that did not change is the same value as before.
 pub trait HostList {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot));
+    /// The list's type as a reader wrote it, as [`Snapshot::type_label`] gives it.
+    fn type_label(&self) -> &'static str;
 }
 
 impl<T: Serialize> HostList for Vec<T> {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().for_each(|entry| visit(entry));
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
     }
 }
 
@@ -329,6 +335,17 @@ impl<T: Serialize> HostList for [T] {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().for_each(|entry| visit(entry));
     }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+}
+
+/// Whether a local is the very list a host field reads (the same object of the same type): then its JSON is
+/// the field's entries joined, and need not be written again.
+fn same_list(local: &dyn Snapshot, list: &dyn HostList) -> bool {
+    std::ptr::addr_eq(local as *const dyn Snapshot, list as *const dyn HostList)
+        && local.type_label() == list.type_label()
 }
 
 /// What `#[traced]` knows about one probe at compile time.
@@ -386,6 +403,26 @@ impl Tables {
     fn value(&mut self, value: &dyn Snapshot) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
+        self.intern(value)
+    }
+
+    /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
+    /// as serde_json writes a sequence, so it is copied rather than serialized again.
+    fn list_value(&mut self, entries: &[u32], value: &dyn Snapshot) -> u32 {
+        self.scratch.clear();
+        self.scratch.push(b'[');
+        for (i, &entry) in entries.iter().enumerate() {
+            if i > 0 {
+                self.scratch.push(b',');
+            }
+            self.scratch.extend_from_slice(self.done.values[entry as usize].get().as_bytes());
+        }
+        self.scratch.push(b']');
+        self.intern(value)
+    }
+
+    /// The index of the text in `scratch` (which is `value`'s JSON), stored if it is new.
+    fn intern(&mut self, value: &dyn Snapshot) -> u32 {
         let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
@@ -669,10 +706,17 @@ pub fn step(
                     (before, '.')
                 }
                 (Some(value), before) => {
+                    let list = host.iter().find(|(_, _, list)| same_list(*value, *list));
+                    let entries =
+                        list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
+                    let index = match entries {
+                        Some((_, entries)) => tables.list_value(entries, *value),
+                        None => tables.value(*value),
+                    };
                     let slot = Slot {
                         name,
                         binding: tables.binding(name, value.type_label()),
-                        value: Some(tables.value(*value)),
+                        value: Some(index),
                     };
                     let change = match before {
                         None => '+',
