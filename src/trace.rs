@@ -46,6 +46,11 @@ pub struct Step {
     /// One mark per local against the same call's previous step (all `.` at a call's first step):
     /// `.` unchanged, `+` new, `~` changed, `m` moved away here.
     pub changes: String,
+    /// One per `~` in `changes`, in order: the value that local had at the call's previous step
+    /// (`None` if it had been moved away), so the page can show which part of it changed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub was: Vec<Option<u32>>,
     /// The host's data: an index into [`Recording::hosts`].
     pub host: u32,
     /// The line this call ran just before this step; absent at a call's first step.
@@ -112,6 +117,9 @@ fn is_zero(n: &usize) -> bool {
 pub struct FrameAt {
     pub symbol: &'static str,
     pub line: u32,
+    /// The index of this call's latest step: the step itself for the current call, and for a
+    /// caller the step at its line of the call, whose locals are the caller's.
+    pub step: u32,
 }
 
 /// What kind of pause a step is.
@@ -165,6 +173,10 @@ pub struct HostField {
     pub field: &'static str,
     pub entries: Vec<u32>,
     pub changes: String,
+    /// One per `~` in `changes`, in order: the entry's value at the previous step.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub was: Vec<u32>,
 }
 
 /// The host's data at a step, one entry per field in the figure's order.
@@ -187,6 +199,11 @@ pub struct Recording {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional)]
     pub requests: Vec<ModelRequest>,
+    /// The host after the call, marked against the host before it (an index into `hosts`): what
+    /// the whole call did to it. Absent when nothing was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub effect: Option<u32>,
 }
 
 /// A local at a step, resolved from the tables (for Rust callers; JS does the same in a line).
@@ -507,6 +524,8 @@ struct Frame {
     /// The latest step's scope and values, reused by the `return` or `error` step.
     scope: u32,
     values: Vec<Option<u32>>,
+    /// The index of the latest step.
+    latest: u32,
 }
 
 /// The host's fields as value indices, in the figure's order.
@@ -518,6 +537,8 @@ struct Recorder {
     lang: Lang,
     settings: Settings,
     host: Host,
+    /// The host before the call, for the trace's `effect`.
+    host_start: Host,
     /// The host as the latest step saw it, and that step's view once nothing changed since.
     host_before: Host,
     host_steady: Option<u32>,
@@ -559,6 +580,7 @@ pub fn record_with<T>(
         lang,
         settings: Settings { limit: settings.limit.max(1), ..settings },
         host_before: host.clone(),
+        host_start: host.clone(),
         host,
         host_steady: None,
         frames: Vec::new(),
@@ -571,14 +593,7 @@ pub fn record_with<T>(
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
     let value = run();
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
-    let recording = recorder.map(|mut r| {
-        // Decisions made after the last step (the stop) belong to it.
-        if let Some(last) = r.tables.done.steps.last_mut() {
-            last.decisions.append(&mut r.pending);
-        }
-        r.tables.done
-    });
-    (recording.unwrap_or_default(), value)
+    (recorder.map(Recorder::finish).unwrap_or_default(), value)
 }
 
 pub fn recording() -> bool {
@@ -648,6 +663,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 locals: Vec::new(),
                 scope: 0,
                 values: Vec::new(),
+                latest: 0,
             });
             true
         }
@@ -691,6 +707,7 @@ pub fn step(
 
         let mut locals = Vec::with_capacity(probe.names.len());
         let mut changes = String::with_capacity(probe.names.len());
+        let mut was = Vec::new();
         for (&name, value) in probe.names.iter().zip(values) {
             let earlier = frame.locals.iter().find(|slot| slot.name == name).copied();
             let (slot, change) = match (value, earlier) {
@@ -727,6 +744,9 @@ pub fn step(
                     (slot, change)
                 }
             };
+            if change == '~' && !first {
+                was.push(earlier.and_then(|before| before.value));
+            }
             locals.push(slot);
             changes.push(if first { '.' } else { change });
         }
@@ -739,7 +759,7 @@ pub fn step(
         frame.locals = locals;
         frame.scope = scope;
         frame.values = values.clone();
-        r.push(None, scope, values, changes, ran);
+        r.push(None, scope, values, changes, was, ran);
     });
 }
 
@@ -767,7 +787,7 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Endin
             let (scope, values) = (top.scope, top.values.clone());
             let changes = ".".repeat(values.len());
             let ending = Some(ending(&mut r.tables, r.lang));
-            r.push(ending, scope, values, changes, Some(line));
+            r.push(ending, scope, values, changes, Vec::new(), Some(line));
         });
     }
     drop(frame);
@@ -798,6 +818,7 @@ impl Recorder {
         scope: u32,
         values: Vec<Option<u32>>,
         changes: String,
+        was: Vec<Option<u32>>,
         ran: Option<u32>,
     ) {
         let at_limit = self.tables.done.steps.len() + 1 >= self.settings.limit;
@@ -810,10 +831,14 @@ impl Recorder {
         };
         self.truncated = at_limit;
         let host = self.host_view();
+        let index = self.tables.done.steps.len() as u32;
+        if let Some(top) = self.frames.last_mut() {
+            top.latest = index;
+        }
         let frames = self
             .frames
             .iter()
-            .map(|f| FrameAt { symbol: f.symbol, line: f.line.unwrap_or(0) })
+            .map(|f| FrameAt { symbol: f.symbol, line: f.line.unwrap_or(0), step: f.latest })
             .collect();
         let done = &mut self.tables.done;
         done.steps.push(Step {
@@ -824,6 +849,7 @@ impl Recorder {
             scope,
             values,
             changes,
+            was,
             host,
             ran,
             output_lines: done.output.len(),
@@ -832,17 +858,36 @@ impl Recorder {
     }
 }
 
+impl Recorder {
+    /// The recording, with the call's effect on the host when anything was recorded.
+    fn finish(mut self) -> Recording {
+        // Decisions made after the last step (the stop) belong to it.
+        if let Some(last) = self.tables.done.steps.last_mut() {
+            last.decisions.append(&mut self.pending);
+        }
+        if !self.tables.done.steps.is_empty() {
+            let effect = mark_host(&self.host_start, &self.host);
+            self.tables.done.effect = Some(self.tables.host(effect));
+        }
+        self.tables.done
+    }
+}
+
 /// Each field of `now`, its entries marked against `before`; removed entries are appended.
 fn mark_host(before: &Host, now: &Host) -> HostView {
     now.iter()
         .map(|(field, entries)| {
             let old: &[u32] = before.iter().find(|(f, _)| f == field).map_or(&[], |(_, e)| e);
+            let mut was = Vec::new();
             let mut changes: String = entries
                 .iter()
                 .enumerate()
                 .map(|(i, entry)| match old.get(i) {
                     None => '+',
-                    Some(was) if was != entry => '~',
+                    Some(&before) if before != *entry => {
+                        was.push(before);
+                        '~'
+                    }
                     Some(_) => '.',
                 })
                 .collect();
@@ -851,7 +896,7 @@ fn mark_host(before: &Host, now: &Host) -> HostView {
                 entries.push(gone);
                 changes.push('-');
             }
-            HostField { field, entries, changes }
+            HostField { field, entries, changes, was }
         })
         .collect()
 }

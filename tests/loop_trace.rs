@@ -137,10 +137,15 @@ fn a_loop_trace_stays_small() {
         let steps = &t.recording.steps;
         let largest = steps.iter().map(|s| serde_json::to_string(s).unwrap().len()).max().unwrap();
         // A step is indices and marks: it does not carry the conversation, which ends up several
-        // times larger than the largest step.
+        // times larger than the largest step (each of whose frames names its latest step, so that the
+        // page can show a caller's locals: about 11 bytes a frame).
         assert!(largest <= 512, "{}: a step of {largest} bytes", scenario.id);
         let history = serde_json::to_string(&result_value(&t)["history"]).unwrap().len();
-        assert!(history > 4 * largest, "{}: {history} bytes of history", scenario.id);
+        assert!(
+            history > 3 * largest,
+            "{}: {history} bytes of history, a step of {largest}",
+            scenario.id
+        );
         let total = serde_json::to_string(&t).unwrap().len();
         assert!(total <= 300_000, "{}: {total} bytes", scenario.id);
         assert!(steps.len() < 1_000, "{}: {} steps", scenario.id, steps.len());

@@ -467,6 +467,75 @@ fn the_host_view_marks_removed_entries() {
     assert_eq!(removed.entries.len(), 2);
 }
 
+/// Each changed local and host entry carries its value at the step before (`was`), so the page can
+/// show which part of it changed without searching back.
+#[test]
+fn a_changed_local_or_entry_carries_its_previous_value() {
+    for (name, t) in every_trace() {
+        let steps = &t.recording.steps;
+        for (i, step) in steps.iter().enumerate() {
+            assert_eq!(step.was.len(), step.changes.matches('~').count(), "{name} step {i}");
+        }
+        for view in &t.recording.hosts {
+            for field in view {
+                assert_eq!(field.was.len(), field.changes.matches('~').count(), "{name}");
+            }
+        }
+    }
+    let t = trace("validate", "valid", Lang::En);
+    let steps = &t.recording.steps;
+    let pushes = steps_at(steps, PUSH);
+    let at = steps.iter().position(|s| std::ptr::eq(s, pushes[0])).unwrap();
+    let after = &steps[at + 1];
+    let k = t.recording.locals(after).iter().position(|l| l.name == "new_list").unwrap();
+    let was = after.was[after.changes[..k].matches('~').count()].expect("new_list had a value");
+    assert_eq!(t.recording.value(was).get(), "[]");
+    assert_eq!(Some(was), steps[at].values[k], "the value at the call's previous step");
+
+    let t = trace("write", "replace", Lang::En);
+    let assign = t.recording.steps.iter().position(|s| line_text(s).trim() == ASSIGN).unwrap();
+    let view = &t.recording.hosts[t.recording.steps[assign + 1].host as usize][0];
+    let old = &t.recording.hosts[t.recording.steps[assign].host as usize][0];
+    assert_eq!(view.was, [old.entries[1]]);
+}
+
+/// Each frame names its call's latest step: the step itself for the current call, for a caller
+/// the step at its line of the call, so the page can show a caller's locals.
+#[test]
+fn each_frame_names_its_calls_latest_step() {
+    for (name, t) in every_trace() {
+        let steps = &t.recording.steps;
+        for (i, step) in steps.iter().enumerate() {
+            let (current, callers) = step.frames.split_last().unwrap();
+            assert_eq!(current.step as usize, i, "{name}");
+            for (depth, caller) in callers.iter().enumerate() {
+                let at = &steps[caller.step as usize];
+                assert!((caller.step as usize) < i, "{name}");
+                assert_eq!(at.frames.len(), depth + 1, "{name}: the caller's own step");
+                assert_eq!(
+                    at.frames.last().map(|f| (f.symbol, f.line)),
+                    Some((caller.symbol, caller.line))
+                );
+            }
+        }
+    }
+}
+
+/// The trace's effect is the host after the call against the host before it; a function that
+/// cannot see the host (validate) shows none.
+#[test]
+fn the_effect_marks_what_the_whole_call_did_to_the_host() {
+    let t = trace("write", "omit", Lang::En);
+    let effect = &t.recording.hosts[t.recording.effect.unwrap() as usize][0];
+    assert_eq!(effect.changes, ".-");
+    let t = trace("write", "replace", Lang::En);
+    assert_eq!(t.recording.hosts[t.recording.effect.unwrap() as usize][0].changes, ".~");
+    let t = trace("write", "active", Lang::En);
+    assert_eq!(t.recording.hosts[t.recording.effect.unwrap() as usize][0].changes, "..");
+    let t = trace("validate", "valid", Lang::En);
+    assert!(t.recording.hosts.iter().all(|view| view.is_empty()));
+}
+
 /// A step's cost in JSON does not grow with the data: the tables hold the data once, and a step
 /// only refers to it. Measured as the JSON of the steps alone, per step.
 #[test]

@@ -73,7 +73,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const isLoop = traceOf(defaultId).claims !== undefined;
   const setting = settingOf(figure, scenarios, traceOf, api.source, isLoop ? HOST_EVENTS : []);
   const { listings } = setting;
-  const resolve = referenceResolver([...listings.values()], scenarioLabel);
+  const lineAt = lineFinder([...listings.values()]);
+  const resolve = (/** @type {string} */ kind, /** @type {string} */ arg) => (kind === 'scenario' ? scenarioLabel(arg) : String(lineAt(arg).no));
 
   // The reader's own text; traceInput throws only for a bug or a trap inside the module: shown like refused text,
   // so the page stays usable.
@@ -91,15 +92,41 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   problems.push(...opened.problems);
   let state = opened.state;
 
-  /** Applies an action, redraws, and tells the page: a move through `onMove`, anything else through `onChange`. @param {Action} action */
-  function dispatch(action) {
+  /**
+   * Applies actions in turn, redraws once, and tells the page: moves through `onMove`, anything else through `onChange`.
+   * @param {Action[]} actions
+   */
+  function dispatch(...actions) {
     const before = state;
-    state = reduce(state, action);
+    for (const action of actions) state = reduce(state, action);
     if (state === before) return;
-    render(before, action);
-    if (action.type === 'command' || action.type === 'seek') onMove();
-    else if (action.type !== 'edit' && action.type !== 'open') onChange();
+    render(before, actions.some((action) => action.type === 'run-own'));
+    if (actions.every((action) => action.type === 'command' || action.type === 'seek' || action.type === 'frame')) onMove();
+    else if (actions.some((action) => action.type !== 'edit' && action.type !== 'open' && action.type !== 'frame')) onChange();
   }
+
+  // "Show me": each item's setup, resolved when the figure is built, so an item naming a line or scenario that is not
+  // there fails loudly; pressing it is a list of the reducer's actions, as if the reader had done each.
+  const showMe = words.tries.map(({ show }) => {
+    if (!scenarios.some((s) => s.id === show.scenario)) throw new Error(`a "Show me" names an unknown scenario "${show.scenario}"`);
+    const keys = show.breakpoints.map((snippet) => {
+      const { symbol, no } = lineAt(snippet);
+      return breakpointKey(symbol, no);
+    });
+    return () => {
+      /** @type {Action[]} */
+      const actions = [{ type: 'choose', scenario: show.scenario, trace: traceOf(show.scenario) }, { type: 'breakpoints', keys }];
+      let go = show.go;
+      if (show.input !== undefined) {
+        const [first, ...rest] = go;
+        if (first !== 'run' && first !== 'debug') throw new Error('a "Show me" with an input starts with run or debug');
+        actions.push({ type: 'open', open: true }, { type: 'edit', text: show.input }, { type: 'run-own', command: first, trace: traceOwn(show.input) });
+        go = rest;
+      }
+      actions.push(...go.map((command) => /** @type {Action} */ ({ type: 'command', command })));
+      dispatch(...actions);
+    };
+  });
 
   // --- The parts of the figure, built once; render() brings them to the current state.
   const captionId = `${figure.id}-caption`;
@@ -151,11 +178,32 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       [...eventBoxes].map(([event, box]) => el('label', {}, box, ` ${t.loop.events[event]}`)))
     : null;
   const statusLine = el('p', { class: 'status', role: 'status', 'data-status': 'idle' });
+  // The controls, timeline and status: one compact bar that stays in view while the figure's code and panes scroll.
+  const bar = el(
+    'div',
+    { class: 'bar' },
+    el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
+    el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks, eventTicks), where),
+    statusLine,
+  );
 
   const codeHeader = el('div', { class: 'code-header' });
   const codeBody = el('div', { class: 'listing', role: 'group', onkeydown: moveFocus, onclick: clickLine });
-  const paneNames = isLoop ? ['locals', 'stack', 'conversation', 'plan', 'request', 'evidence', 'output'] : ['locals', 'stack', 'state', 'output'];
+  // A function that cannot see the host (figure.host is empty) gets no host state pane.
+  const paneNames = isLoop
+    ? ['locals', 'stack', 'conversation', 'plan', 'request', 'evidence', 'output']
+    : ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output'];
   const panes = Object.fromEntries(paneNames.map((name) => [name, el('div', { class: 'pane-body' })]));
+  // What the reader folds or unfolds in a value stays so at the next step (the panes are redrawn): a summary's click
+  // comes before its toggle, so the part's new state is the opposite of its current one.
+  /** @type {Map<string, boolean>} */
+  const folds = new Map();
+  for (const body of [panes.locals, panes.state]) {
+    body?.addEventListener('click', (event) => {
+      const details = /** @type {Element} */ (event.target).closest('summary')?.parentElement;
+      if (details instanceof HTMLDetailsElement && details.dataset.path) folds.set(details.dataset.path, !details.open);
+    });
+  }
 
   const input = el('pre', { class: 'input' });
   const inputHeading = el('h3');
@@ -167,8 +215,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     onEdit: (text) => dispatch({ type: 'edit', text }),
     onRun: (command) => {
       dispatch({ type: 'run-own', command, trace: traceOwn(state.text) });
-      // The debugger sits above the editor: bring it into view, unless the text was refused and the error is here.
-      if (!showsRefusal(state)) statusLine.scrollIntoView({ block: 'nearest' });
+      // The panes above may have changed height: once laid out, bring the refusal, or else the status, into view.
+      const target = showsRefusal(state) ? editor.root.querySelector('.input-error') : statusLine;
+      requestAnimationFrame(() => target?.scrollIntoView({ block: 'nearest' }));
     },
     onReset: () => dispatch({ type: 'reset-own' }),
   });
@@ -189,11 +238,14 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     // tabindex -1: a click anywhere in the figure focuses it, so its keys work without hunting for a control.
     { 'data-figure': figure.id, class: 'debugger', tabindex: '-1', 'aria-labelledby': captionId, onkeydown: onKey },
     el('figcaption', { id: captionId }, el('strong', { text: t.figure(number) }), ' ', richText(words.caption, resolve)),
+    // The things to try sit just above the controls they use.
+    el('details', { class: 'tries', open: '' }, el('summary', { text: t.tries }), el('ul', {}, words.tries.map((item, i) =>
+      el('li', {}, richText(item.text, resolve), ' ', el('button', {
+        type: 'button', class: 'show-me', 'data-action': 'show-me', title: t.showMe[1], text: t.showMe[0], onclick: showMe[i],
+      }))))),
     el('div', { class: 'scenario' }, el('label', {}, `${t.scenario} `, select), hint),
-    el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
     eventChooser,
-    el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks, eventTicks), where),
-    statusLine,
+    bar,
     el(
       'div',
       { class: 'panes' },
@@ -208,8 +260,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       ),
     ),
     setup,
-    el('div', { class: 'tries' }, el('h3', { text: t.tries }), el('ul', {}, words.tries.map((item) => el('li', {}, richText(item, resolve))))),
   );
+  // Content scrolled into view is kept clear of the sticky bar (style.css reads --bar-height).
+  new ResizeObserver(() => root.style.setProperty('--bar-height', `${bar.offsetHeight}px`)).observe(bar);
 
   // --- Reading the reader's acts on the code pane.
   function clickLine(/** @type {Event} */ event) {
@@ -310,9 +363,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
   /**
    * Brings the figure from `before` (null at first) to the current state, touching only the parts whose data changed.
-   * @param {State | null} before @param {Action | null} action
+   * @param {State | null} before @param {boolean} ranOwn whether the reader's text was just run
    */
-  function render(before, action) {
+  function render(before, ranOwn) {
     const trace = shownTrace(state);
     const traceChanged = !before || shownTrace(before) !== trace;
 
@@ -323,12 +376,13 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       select.value = state.showingOwn ? 'input' : state.scenario;
       hint.textContent = state.showingOwn ? t.input.hint : /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.id === state.scenario)).hint;
       inputHeading.textContent = state.showingOwn ? t.setup.ownInput : t.setup.input;
-      input.textContent = jsonText(trace.data);
+      // A function that cannot see the host is given only the part the reader edits.
+      input.textContent = jsonText(figure.host.length === 0 && figure.edits === 'items' ? { items: trace.data.items } : trace.data);
       slider.max = String(trace.steps.length + 1);
       // While the figure shows the reader's run, the editor shows why their text was refused, if it was; after
       // the reader runs it, the caret goes to the place.
       const refusal = showsRefusal(state) ? trace.result.error : undefined;
-      if (refusal) editor.showError(refusal, action?.type === 'run-own');
+      if (refusal) editor.showError(refusal, ranOwn);
       else editor.clearError();
     }
     // The text and the setup part's openness come from the page when the reader types or opens it (the toggle event
@@ -341,7 +395,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     if (!before || before.breakpoints !== state.breakpoints) {
       for (const [event, box] of eventBoxes) box.checked = state.breakpoints.has(eventKey(event));
     }
-    if (!traceChanged && before?.pos === state.pos && before?.breakpoints === state.breakpoints) return;
+    if (!traceChanged && before?.pos === state.pos && before?.breakpoints === state.breakpoints && before?.frame === state.frame) return;
     showPosition(trace);
   }
 
@@ -410,15 +464,29 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     }
 
     // Each pane's key names the trace and the indices its step refers to: equal keys, equal panes.
-    const localsKey = step ? `${id}|${step.event}|${step.scope}|${step.values}|${step.changes}|${step.value}|${step.error?.code}` : 'none';
-    draw(panes.locals, localsKey, () => localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t));
+    // A caller chosen in the call stack shows its locals as at its latest step (Rust gives that step's index).
+    const picked = step && state.frame !== null ? step.frames[state.frame] : null;
+    if (picked) {
+      const at = steps[picked.step];
+      draw(panes.locals, `${id}|frame|${picked.step}`, () => [
+        el('p', { class: 'picked', text: t.framePicked(picked.symbol, picked.line) }),
+        ...localsPane(localsOf(trace, at).map((local) => ({ ...local, change: '.', was: undefined })), { event: 'line', value: undefined }, t, folds),
+      ]);
+    } else {
+      const localsKey = step ? `${id}|${step.event}|${step.scope}|${step.values}|${step.changes}|${step.was}|${step.value}|${step.error?.code}` : 'none';
+      draw(panes.locals, localsKey, () => localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t, folds));
+    }
     const frames = callStack(steps, pos);
-    draw(panes.stack, JSON.stringify(frames), () => stackPane(frames, t));
+    draw(panes.stack, `${JSON.stringify(frames)}|${state.frame}`, () =>
+      stackPane(frames, t, state.frame === null ? 0 : frames.length - 1 - state.frame, (i) => dispatch({ type: 'frame', index: i === 0 ? null : frames.length - 1 - i })));
     // Refused text never ran: no state to show and nothing printed.
     const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
     const still = pos === IDLE || pos >= steps.length;
-    const hostKey = trace.ran ? `${id}|${steps[Math.min(Math.max(pos, 0), steps.length - 1)]?.host}|${still}` : 'not run';
-    if (panes.state) draw(panes.state, hostKey, () => (trace.ran ? statePane(hostAt(trace, pos), t) : notRun()));
+    const hostKey = trace.ran ? `${id}|${steps[Math.min(Math.max(pos, 0), steps.length - 1)]?.host}|${still}|${pos >= steps.length}` : 'not run';
+    if (panes.state) {
+      draw(panes.state, hostKey, () =>
+        trace.ran ? [...statePane(hostAt(trace, pos), t, folds), ...(pos >= steps.length ? [el('p', { class: 'note', text: t.hostEffect })] : [])] : notRun());
+    }
     const lines = outputAt(trace, pos);
     draw(panes.output, trace.ran ? `${id}|${pos === IDLE ? 'idle' : lines.length}` : 'not run', () => (trace.ran ? outputPane(lines, t) : notRun()));
   }
@@ -454,7 +522,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     colourRows(/** @type {HTMLElement[]} */ ([...entryListing.children]), /** @type {NonNullable<typeof highlightLines>} */ (highlightLines));
   }
 
-  render(null, null);
+  render(null, false);
   afterNextFrame(colourListings);
   return {
     root,
@@ -464,17 +532,17 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 }
 
 /**
- * {line:SNIPPET} names the one line, among the listings the figure's code pane can show, that contains SNIPPET.
- * @param {Listing[]} listings @param {(ref: string) => string} scenarioLabel
- * @returns {(kind: string, arg: string) => string}
+ * {line:SNIPPET} names the one line, among the listings the figure's code pane can show, that contains SNIPPET; a
+ * "Show me" names its breakpoints the same way.
+ * @param {Listing[]} listings
+ * @returns {(snippet: string) => {symbol: string, no: number}}
  */
-function referenceResolver(listings, scenarioLabel) {
-  const lines = listings.flatMap((listing) => listing.lines);
-  return (kind, arg) => {
-    if (kind === 'scenario') return scenarioLabel(arg);
-    const found = lines.filter((line) => line.text.includes(arg));
-    if (found.length !== 1) throw new Error(`the lesson text's line reference "${arg}" matches ${found.length} lines`);
-    return String(found[0].no);
+function lineFinder(listings) {
+  const lines = listings.flatMap((listing) => listing.lines.map((line) => ({ symbol: listing.symbol, no: line.no, text: line.text })));
+  return (snippet) => {
+    const found = lines.filter((line) => line.text.includes(snippet));
+    if (found.length !== 1) throw new Error(`the lesson text's line reference "${snippet}" matches ${found.length} lines`);
+    return found[0];
   };
 }
 

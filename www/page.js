@@ -15,10 +15,12 @@ const LINK_GAP_MS = 300;
  * Builds the whole page from the URL into #app; a language switch writes the URL and calls
  * `restart(kept)`, which builds the page again, passing in `kept` (per figure id) what the URL does not
  * hold: the reader's own input.
- * @param {Api} api @param {Words} t @param {Record<string, Kept>} kept
+ * @param {Api} api @param {Words} t @param {Record<string, Kept> | undefined} kept undefined when the page is first opened
  * @param {(kept: Record<string, Kept>) => Promise<void>} restart
  */
-export function build(api, t, kept = {}, restart) {
+export function build(api, t, kept, restart) {
+  const opening = kept === undefined;
+  kept ??= {};
   const figures = api.figures();
   const link = readLink(location.search, figures.map((f) => f.id));
   const { lang } = link;
@@ -109,6 +111,13 @@ export function build(api, t, kept = {}, restart) {
   const notice = problems.length ? [linkNotice(problems, t)] : [];
   const topbar = el('div', { class: 'topbar' }, switchLang);
   document.getElementById('app')?.replaceChildren(topbar, ...notice, el('article', {}, blocks));
+  // A link that names a figure's place opens at that figure (the first it names), once laid out; a language switch
+  // keeps the reader where they are.
+  const named = controllers.find((c) => {
+    const place = link.figures[c.place().id];
+    return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
+  });
+  if (opening && named) requestAnimationFrame(() => named.root.scrollIntoView({ block: 'start' }));
   if (later.length === 0) return;
   // The later figures (the agent loop, whose first trace is the longest) are built once the first three are on
   // screen, or as soon as the reader scrolls near one; a link's problems they find join the notice.

@@ -1,5 +1,6 @@
 // DOM building for the page and the debugger panes; every string from data goes in as text (textContent), never as markup.
 // @ts-check
+import { valueTree } from './tree.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').FrameAt} Frame */
@@ -98,7 +99,7 @@ function changeMark(change, t) {
 export function listingRows(listing, { idPrefix, breakable, t }) {
   return listing.lines.map(({ no, text }) => {
     if (!breakable) {
-      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), el('code', { text }));
+      return el('div', { class: 'row' }, el('span', { class: 'no', 'aria-hidden': 'true', text: no }), codeLine(text));
     }
     const takes = breakable.has(no);
     const codeId = `${idPrefix}-L${no}`;
@@ -117,9 +118,17 @@ export function listingRows(listing, { idPrefix, breakable, t }) {
         text: no,
       }),
       el('span', { class: 'mark' }),
-      el('code', { id: codeId, text }),
+      codeLine(text, codeId),
     );
   });
+}
+
+/** A listing line's code. Its leading spaces, as --indent, give its wrapped rows their hanging indent (style.css). @param {string} text @param {string} [id] */
+function codeLine(text, id) {
+  const code = el('code', { id, text });
+  const indent = text.length - text.trimStart().length;
+  if (indent) code.style.setProperty('--indent', `${indent}ch`);
+  return code;
 }
 
 /** Highlights rows made by listingRows with `highlightLines` (code.js): each line's text becomes its tokens. */
@@ -135,25 +144,26 @@ export function colourRows(rows, highlightLines) {
  * `locals` and `outcome` are null when no function is running.
  * @param {Local[] | null} locals
  * @param {{event: string, value: unknown, error?: ErrorInfo} | null} outcome
- * @param {Words} t
+ * @param {Words} t @param {Map<string, boolean>} [folds] the reader's folds (tree.js)
  */
-export function localsPane(locals, outcome, t) {
+export function localsPane(locals, outcome, t, folds) {
   if (!locals || !outcome) return [el('p', { class: 'empty', text: t.notRunning })];
   const items = locals.map((local) => {
     const change = CHANGE_KIND[local.change];
     return el(
       'li',
-      { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null },
+      // data-json: the value as data, for reading the pane back (the tree's text is not JSON).
+      { class: [change ?? '', local.moved ? 'moved' : ''].join(' ').trim() || null, 'data-json': local.moved ? null : JSON.stringify(local.value) },
       changeMark(change, t),
       el('code', { class: 'name', text: local.name }),
       el('span', { class: 'type', text: local.type }),
       local.moved
         ? el('span', { class: 'value moved-note', text: t.moved })
-        : el('code', { class: 'value', text: jsonText(local.value) }),
+        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was, path: `L:${local.name}`, folds })),
     );
   });
   if (outcome.event === 'return') {
-    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('code', { class: 'value', text: jsonText(outcome.value) })));
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t, { path: 'R', folds }))));
   }
   if (outcome.event === 'error' && outcome.error) {
     items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${outcome.error.code}: ${outcome.error.message}` })));
@@ -161,22 +171,31 @@ export function localsPane(locals, outcome, t) {
   return [el('ul', { class: 'locals' }, items)];
 }
 
-/** The call stack pane, innermost call first. @param {Frame[]} frames @param {Words} t */
-export function stackPane(frames, t) {
+/**
+ * The call stack pane, innermost call first. Each call is a button: `pick(i)` shows that call's locals; `picked` is
+ * the one shown.
+ * @param {Frame[]} frames @param {Words} t @param {number} picked @param {(i: number) => void} pick
+ */
+export function stackPane(frames, t, picked, pick) {
   if (frames.length === 0) return [el('p', { class: 'empty', text: t.notRunning })];
   return [
     el(
       'ol',
       { class: 'stack' },
       frames.map((frame, i) =>
-        el('li', { 'aria-current': i === 0 ? 'true' : null }, el('code', { text: frame.symbol }), el('span', { class: 'at', text: `:${frame.line}` })),
+        el('li', { 'aria-current': i === 0 ? 'true' : null },
+          el('button', { type: 'button', 'data-frame': i, 'aria-pressed': String(i === picked), onclick: () => pick(i) },
+            el('code', { text: frame.symbol }), el('span', { class: 'at', text: `:${frame.line}` }))),
       ),
     ),
   ];
 }
 
-/** The host state pane: each field's entries, with what changed since the previous step marked. @param {HostField[]} view @param {Words} t */
-export function statePane(view, t) {
+/**
+ * The host state pane: each field's entries, with what changed since the previous step marked.
+ * @param {HostField[]} view @param {Words} t @param {Map<string, boolean>} [folds] the reader's folds (tree.js)
+ */
+export function statePane(view, t, folds) {
   return view.map(({ field, entries }) =>
     el(
       'div',
@@ -184,9 +203,12 @@ export function statePane(view, t) {
       el('code', { class: 'key', text: `state.${field}` }),
       entries.length === 0
         ? el('p', { class: 'empty', text: '[]' })
-        : el('ol', { class: 'entries', start: '0' }, entries.map(({ value, change }) => {
+        : el('ol', { class: 'entries', start: '0' }, entries.map((entry, i) => {
+          const { value, change } = entry;
           const kind = CHANGE_KIND[change];
-          return el('li', { class: kind }, changeMark(kind, t), el('code', { class: 'value', text: jsonText(value) }));
+          // data-json: the entry as data, for reading the pane back (the tree's text is not JSON).
+          return el('li', { class: kind, 'data-json': JSON.stringify(value) }, changeMark(kind, t),
+            el('div', { class: 'value' }, valueTree(value, t, { compare: change === '~' && 'was' in entry, was: entry.was, path: `H:${field}/${i}`, folds })));
         })),
     ),
   );

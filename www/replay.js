@@ -14,8 +14,8 @@
 /** @typedef {ReadonlySet<string>} Breakpoints the keys of `breakpointKey` */
 /** @typedef {'run' | 'debug' | 'continue' | 'step-over' | 'step-into' | 'step-out' | 'step-back' | 'restart'} Command */
 /** @typedef {'.' | '+' | '~' | 'm' | '-'} Change one character of `Step.changes` (a local: unchanged, new, changed, moved away) or `HostField.changes` (an entry: the same, new, changed, removed) */
-/** @typedef {{name: string, type: string, value: unknown, moved: boolean, change: Change}} Local */
-/** @typedef {{field: string, entries: {value: unknown, change: Change}[]}} HostField */
+/** @typedef {{name: string, type: string, value: unknown, moved: boolean, change: Change, was?: unknown}} Local `was`: for a changed local, its value at the call's previous step */
+/** @typedef {{field: string, entries: {value: unknown, change: Change, was?: unknown}[]}} HostField */
 
 export const IDLE = -1;
 
@@ -126,34 +126,46 @@ export const callStack = (/** @type {Step[]} */ steps, /** @type {number} */ pos
  * @returns {Local[]}
  */
 export function localsOf(trace, step) {
+  let changed = 0; // Rust gives one `was` per "~", in order
   return trace.scopes[step.scope].map((b, i) => {
     const at = step.values[i];
+    const change = /** @type {Change} */ (step.changes[i]);
+    const was = change === '~' ? step.was?.[changed++] : undefined;
     return {
       ...trace.bindings[b],
       value: at === null ? null : trace.values[at],
       moved: at === null,
-      change: /** @type {Change} */ (step.changes[i]),
+      change,
+      ...(was === undefined || was === null ? {} : { was: trace.values[was] }),
     };
   });
 }
 
 /**
  * The host state at this position, each entry marked against the previous step. Before the first step it is
- * the first step's state, after the last the last's, with no marks: nothing is changing there.
+ * the first step's state with no marks; once finished, it is marked against the state before the call (the trace's
+ * `effect`), so what the whole call did, an item left out for one, stays visible.
  * @param {Trace} trace @param {number} pos
  * @returns {HostField[]}
  */
 export function hostAt(trace, pos) {
   const { steps } = trace;
   if (steps.length === 0) return [];
-  const still = pos === IDLE || finished(steps, pos);
-  const view = trace.hosts[steps[Math.min(Math.max(pos, 0), steps.length - 1)].host];
-  return view.map(({ field, entries, changes }) => ({
-    field,
-    entries: entries
-      .map((at, i) => ({ value: trace.values[at], change: /** @type {Change} */ (still ? '.' : changes[i]) }))
-      .filter((_, i) => !still || changes[i] !== '-'),
-  }));
+  const idle = pos === IDLE;
+  const view = finished(steps, pos) && trace.effect !== undefined ? trace.hosts[trace.effect] : trace.hosts[steps[Math.max(pos, 0)].host];
+  return view.map(({ field, entries, changes, was }) => {
+    let changed = 0; // one `was` per "~", in order
+    return {
+      field,
+      entries: entries
+        .map((at, i) => {
+          const change = /** @type {Change} */ (idle ? '.' : changes[i]);
+          const before = changes[i] === '~' ? was?.[changed++] : undefined;
+          return { value: trace.values[at], change, ...(before === undefined || idle ? {} : { was: trace.values[before] }) };
+        })
+        .filter((_, i) => !idle || changes[i] !== '-'),
+    };
+  });
 }
 
 /** The value a return step returned. @param {Trace} trace @param {Step} step */

@@ -45,6 +45,8 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * @property {number} pos the position in the shown trace (replay.js)
  * @property {ReadonlySet<string>} breakpoints keys made by breakpointKey
  * @property {boolean} open whether the "setup and call entry" part is open
+ * @property {number | null} frame the caller whose locals the reader chose in the call stack (an index into the
+ *   step's frames, outermost first), or null for the current call; any move goes back to the current call
  */
 
 /**
@@ -54,6 +56,8 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  *   | {type: 'seek', pos: number}
  *   | {type: 'toggle', symbol: string, line: number}
  *   | {type: 'toggle-event', event: string}
+ *   | {type: 'breakpoints', keys: string[]}
+ *   | {type: 'frame', index: number | null}
  *   | {type: 'edit', text: string}
  *   | {type: 'run-own', command: 'run' | 'debug', trace: Trace}
  *   | {type: 'reset-own'}
@@ -100,7 +104,7 @@ const clamp = (/** @type {number} */ pos, /** @type {Trace} */ trace) => Math.ma
 /** The state at another position of the same trace; the same state when that is where it is. @param {State} state @param {number} pos */
 function moved(state, pos) {
   const to = clamp(pos, shownTrace(state));
-  return to === state.pos ? state : { ...state, pos: to };
+  return to === state.pos ? state : { ...state, pos: to, frame: null };
 }
 
 /**
@@ -113,11 +117,11 @@ export function reduce(state, action) {
     case 'choose': {
       // The editor follows the scenario unless the reader has changed its text.
       const unedited = state.text === scenarioText(state);
-      const next = { ...state, scenario: action.scenario, scenarioTrace: action.trace, showingOwn: false, pos: IDLE };
+      const next = { ...state, scenario: action.scenario, scenarioTrace: action.trace, showingOwn: false, pos: IDLE, frame: null };
       return unedited ? { ...next, text: scenarioText(next) } : next;
     }
     case 'choose-own':
-      return state.own ? { ...state, showingOwn: true, pos: IDLE } : state;
+      return state.own ? { ...state, showingOwn: true, pos: IDLE, frame: null } : state;
     case 'command': {
       const trace = shownTrace(state);
       return moved(state, commands[action.command](trace.steps, state.pos, state.breakpoints));
@@ -138,6 +142,20 @@ export function reduce(state, action) {
       if (!breakpoints.delete(key)) breakpoints.add(key);
       return { ...state, breakpoints };
     }
+    case 'breakpoints': {
+      // Exactly these, each on a line that takes one (a "Show me" sets the breakpoints its item needs).
+      const keys = action.keys.filter((key) => {
+        const [symbol, line] = key.split('.');
+        return state.setting.breakable.get(symbol)?.has(Number(line));
+      });
+      return { ...state, breakpoints: new Set(keys) };
+    }
+    case 'frame': {
+      const frames = shownTrace(state).steps[state.pos]?.frames ?? [];
+      // The current call is the last frame: choosing it is the same as choosing none.
+      const index = action.index !== null && action.index < frames.length - 1 ? action.index : null;
+      return index === state.frame ? state : { ...state, frame: index };
+    }
     case 'edit':
       return action.text === state.text ? state : { ...state, text: action.text };
     case 'run-own':
@@ -146,9 +164,10 @@ export function reduce(state, action) {
         own: { text: state.text, trace: action.trace },
         showingOwn: true,
         pos: commands[action.command](action.trace.steps, IDLE, state.breakpoints),
+        frame: null,
       };
     case 'reset-own': {
-      const next = { ...state, own: null, showingOwn: false, pos: IDLE };
+      const next = { ...state, own: null, showingOwn: false, pos: IDLE, frame: null };
       return { ...next, text: scenarioText(next) };
     }
     case 'open':
@@ -197,7 +216,7 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
   else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: String(link.step) });
 
   /** @type {State} */
-  let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false };
+  let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false, frame: null };
   state = { ...state, text: scenarioText(state) };
   if (kept) {
     if (kept.text !== null) state = { ...state, text: kept.text };

@@ -11,6 +11,12 @@
 /** @typedef {{symbol: string, line: number, step: number, total: number}} Paused what the status line says of a paused run */
 /** @typedef {{code: string, message: string}} Failure */
 /** @typedef {typeof words} Words the page's words; text-zh.js has the same keys */
+/**
+ * A "things to try" item: its words, and what its "Show me" button sets up, which the figure resolves: the scenario,
+ * the breakpoints (each the text of the one line it is on, as {line:…} names it), optionally an input the editor
+ * gets and runs as the reader's (its first command then is "run" or "debug"), and the commands pressed from the start.
+ * @typedef {{text: string, show: {scenario: string, breakpoints: string[], input?: string, go: import('./replay.js').Command[]}}} Try
+ */
 
 const words = {
   title: 'Where the plan lives: a coding agent’s TodoWrite tool',
@@ -107,6 +113,9 @@ const words = {
   notRunning: '(no function is running)',
   noOutput: '(Nothing printed yet: the call entry prints after the function returns.)',
   returned: 'returned',
+  count: (/** @type {number} */ n) => (n === 1 ? '1 item' : `${n} items`),
+  framePicked: (/** @type {string} */ symbol, /** @type {number} */ line) => `Locals of ${symbol}, the caller, as they are at its line ${line}; any step goes back to the current call.`,
+  hostEffect: 'Marked against the host state before the call: what the whole call changed.',
   errored: 'returned an error',
   change: { new: 'new binding', changed: 'changed', removed: 'removed' },
   moved: 'moved out',
@@ -136,6 +145,8 @@ const words = {
     exception: (/** @type {string} */ detail) => `Something failed inside the module and this run did not finish; the other figures are not affected. Details: ${detail}`,
   },
   tries: 'Things to try',
+  /** @type {[string, string]} */
+  showMe: ['Show me', 'Set the figure up as this item describes: its scenario, breakpoints and step'],
   quote: (/** @type {string} */ label) => `“${label}”`,
   colon: ': ',
   /** @type {([string] | [string, string | string[]])[]} */
@@ -249,52 +260,128 @@ const words = {
       'The idea comes from the open course learn-claude-code, in its chapters on TodoWrite: at most 20 items, a single item in progress, the whole list replaced, and in one chapter a reminder after 3 model rounds without a plan update. Coding agents in production use a similar schema (`content`, `status`, plus a present-tense `activeForm` label). The `id`, `content` and `status` rules on this page, with their limits and their order, are this lesson’s own contract.',
     ],
   ],
-  /** @type {Record<string, {caption: string, inputLabel: string, tries: string[]}>} */
+  /** @type {Record<string, {caption: string, inputLabel: string, tries: Try[]}>} */
   figures: {
     loop: {
       caption: '`run_loop` and `execute_with_plan`: one whole agent run, from the question to the stop, with the host’s rules and the plan functions inside.',
       inputLabel: 'This figure runs its scenarios only',
       tries: [
-        'In {scenario:loop/allow}, tick “asks the user” and press Debug: the run pauses right after the host asked. The conversation shows the run’s result as recorded, since the page runs no program.',
-        'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
-        'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
-        'In {scenario:loop/rejected}, tick “refuses a plan” and press Debug: the plan pane says the update was refused and the plan is unchanged. Continue to the next written plan to see the corrected one.',
-        'In {scenario:loop/nag}, tick “adds the reminder”: the third round without a plan update gets one reminder, after its tool results.',
-        'Run {scenario:loop/budget} and {scenario:loop/claim} to the end and compare their last panes: one stops with work left and says so; the other claims everything with no evidence at all.',
+        {
+          text: 'In {scenario:loop/allow}, tick “asks the user” and press Debug: the run pauses right after the host asked. The conversation shows the run’s result as recorded, since the page runs no program.',
+          show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+        },
+        {
+          text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
+          show: { scenario: 'allow', breakpoints: ['execute_with_plan(call, &mut state, tools)'], go: ['debug', 'step-into'] },
+        },
+        {
+          text: 'In {scenario:loop/rejected}, tick “refuses a plan” and press Debug: the plan pane says the update was refused and the plan is unchanged. Continue to the next written plan to see the corrected one.',
+          show: { scenario: 'rejected', breakpoints: ['call.refuse("plan_refused"'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'In {scenario:loop/nag}, tick “adds the reminder”: the third round without a plan update gets one reminder, after its tool results.',
+          show: { scenario: 'nag', breakpoints: ['results.push(Block::reminder());'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'Run {scenario:loop/budget} and {scenario:loop/claim} to the end and compare their last panes: one stops with work left and says so; the other claims everything with no evidence at all.',
+          show: { scenario: 'budget', breakpoints: [], go: ['run'] },
+        },
       ],
     },
     validate: {
       caption: '`validate_todos` checks the submitted list item by item: only if every item passes is there a new list.',
       inputLabel: 'The submitted list, items: what the model passes to validate_todos',
       tries: [
-        'In {scenario:validate/valid}, set a breakpoint on line {line:new_list.push(} and press Debug: the first item has passed and the second is not checked yet. Press F8 to continue, and new_list has grown by one.',
-        'Keep that breakpoint, switch to {scenario:validate/duplicate} and press Debug again: the breakpoint is hit only once. The second item is stopped at line {line:if seen_ids.contains} and never reaches the append, so new_list holds only the first item.',
-        'In {scenario:validate/active}, set a breakpoint on line {line:if active > 1} and continue to its second hit: seen_ids already holds the second item’s id and active is 2; the next step is the error.',
-        'In {scenario:validate/clear}, walk with F11: after line {line:for (index, item)} the next line is {line:Ok(new_list)}; the loop body never runs.',
-        'Open “Setup and call entry”, change the second item’s id to `" 1 "` (with spaces around it) and press Run my input: trimmed, it equals the first id, so the result is duplicate_id.',
+        {
+          show: { scenario: 'valid', breakpoints: ['new_list.push('], go: ['debug'] },
+          text: 'Paused at the append, line {line:new_list.push(}, in {scenario:validate/valid}: the first item has passed every check, the second is not checked yet, and new_list is still empty. Press Continue (F8): new_list now holds the first item, and the run pauses here again for the second.',
+        },
+        {
+          show: { scenario: 'duplicate', breakpoints: ['new_list.push(', 'TodoError::DuplicateId'], go: ['debug', 'continue'] },
+          text: 'In {scenario:validate/duplicate} the breakpoint on the append, line {line:new_list.push(}, was hit once, for the first item. The second item has the same id, so the check on line {line:if seen_ids.contains} stopped it: it is about to return duplicate_id from line {line:TodoError::DuplicateId}, and new_list holds only the first item. Press Step over (F10): validate_todos returns the error.',
+        },
+        {
+          show: { scenario: 'active', breakpoints: ['if active > 1'], go: ['debug', 'continue'] },
+          text: 'Paused at the second hit of line {line:if active > 1} in {scenario:validate/active}: seen_ids already holds the second item’s id and active is 2. Press Step over (F10): the next line is the return of too_many_active, and the item is never appended.',
+        },
+        {
+          show: { scenario: 'clear', breakpoints: ['for (index, item)'], go: ['debug'] },
+          text: 'Paused at the loop, line {line:for (index, item)}, in {scenario:validate/clear}, where the list is empty. Press Step into (F11): the next line is {line:Ok(new_list)}; the loop body never runs.',
+        },
+        {
+          show: {
+            scenario: 'valid',
+            breakpoints: [],
+            input: '[\n  {"id": "1", "content": "Read the source", "status": "completed"},\n  {"id": " 1 ", "content": "Run and check", "status": "in_progress"}\n]',
+            go: ['run', 'step-back'],
+          },
+          text: 'Under “Setup and call entry” the second item’s id is now `" 1 "`, with spaces around it, and your input has run: trimmed, it equals the first id, so validate_todos has returned duplicate_id. Change it to `" 2 "` and press Run my input (Ctrl+Enter): the list passes, its ids trimmed.',
+        },
       ],
     },
     write: {
       caption: '`write_todos` validates, renders, and then replaces the host’s plan in one assignment.',
       inputLabel: 'The submitted list, items: the host state still starts from the default scenario’s old plan',
       tries: [
-        'In {scenario:write/replace}, set a breakpoint on line {line:state.items = replacement} and press Debug: the local replacement holds the new plan while the host state still holds the old one. Press F10 to run that line: the host state now holds the new plan, and replacement shows as moved.',
-        'On line {line:validate_todos(items)?}, press F11 to step into `validate_todos`: the code pane switches to the callee and the call stack grows. Press Shift+F11 to step out, back into `write_todos`.',
-        'In {scenario:write/active}, press Run: the status line reports the error and the host state is still the old plan. Drag the timeline from start to end: line {line:state.items = replacement} never becomes current.',
-        'Compare {scenario:write/clear} with {scenario:write/omit}: both are valid commits; the first empties the plan, the second makes item 2 disappear from the host state.',
-        'Run {scenario:write/claim} to the end: every item of the plan is completed, and the last line of the output says that nothing was run.',
-        'Under “Setup and call entry”, write a plan of your own, say three items with one in_progress, and press Run my input: the host state now holds exactly your plan, trimmed.',
+        {
+          show: { scenario: 'replace', breakpoints: ['state.items = replacement'], go: ['debug'] },
+          text: 'Paused at the assignment, line {line:state.items = replacement}, in {scenario:write/replace}: the local replacement holds the new plan while the host state still holds the old one. Press Step over (F10) to run that line: the host state now holds the new plan, and replacement shows as moved.',
+        },
+        {
+          show: { scenario: 'replace', breakpoints: [], go: ['step-into'] },
+          text: 'Paused at line {line:validate_todos(items)?}, before anything has run. Press Step into (F11): the code pane switches to `validate_todos` and the call stack holds two calls; click `write_todos` in it to see the caller’s locals. Press Step out (Shift+F11) to come back to `write_todos`, with replacement bound.',
+        },
+        {
+          show: { scenario: 'active', breakpoints: [], go: ['run', 'step-back'] },
+          text: 'In {scenario:write/active} the error comes out of validation: write_todos has returned it from line {line:validate_todos(items)?}, and the host state is still the old plan. Drag the timeline from start to end: line {line:state.items = replacement} never becomes current.',
+        },
+        {
+          show: { scenario: 'omit', breakpoints: [], go: ['run'] },
+          text: '{scenario:write/omit} has run to the end: a valid commit, and item 2 is marked as removed from the host state, because the whole list was replaced by one without it. Choose {scenario:write/clear} and press Run: the plan is emptied the same way, a valid commit, not a failure.',
+        },
+        {
+          show: { scenario: 'claim', breakpoints: [], go: ['run'] },
+          text: '{scenario:write/claim} has run to the end: every item of the plan is completed, and the last line of the output says that nothing was run.',
+        },
+        {
+          show: {
+            scenario: 'replace',
+            breakpoints: [],
+            input: '[\n  {"id": "a", "content": "  Write the tests  ", "status": "completed"},\n  {"id": "b", "content": "Fix the bug", "status": "in_progress"},\n  {"id": "c", "content": "Run them again", "status": "pending"}\n]',
+            go: ['run'],
+          },
+          text: 'Under “Setup and call entry” a plan of your own, three items with one in_progress, has run: the host state now holds exactly that plan, with the spaces around “Write the tests” trimmed. Change it and press Run my input (Ctrl+Enter) again.',
+        },
       ],
     },
     prepare: {
       caption: '`prepare_messages` copies the history and attaches the current plan to the copy’s first message only.',
       inputLabel: 'The host’s stored plan, state.items: checked by the same rules before it is stored',
       tries: [
-        'In {scenario:prepare/pending}, set a breakpoint on line {line:prepared[0].content =}, press Debug and then F10: the first message of prepared carries the plan, while messages in the host state is unchanged and the tool id run_1 is the same.',
-        'On line {line:let plan = format_todos}, press F11 to step into `format_todos` and watch it build one `{id} [{status}] {content}` line per item.',
-        'In {scenario:prepare/empty}, `format_todos` returns the placeholder right after line {line:if items.is_empty()}.',
-        'Run {scenario:prepare/updated} to the end and read the plan in the output next to the tool_result in the host state: the plan is a claim, the tool result is the evidence.',
-        'Under “Setup and call entry”, give the host another plan, in Python style if you like, e.g. `[{\'id\': \'a\', \'content\': \'write tests\', \'status\': \'pending\'}]`, and press Run my input: the copy’s first message carries exactly that.',
+        {
+          show: { scenario: 'pending', breakpoints: ['prepared[0].content ='], go: ['debug', 'step-over'] },
+          text: 'Line {line:prepared[0].content =} has just run in {scenario:prepare/pending}: the first message of prepared now carries the plan, its changed text marked, while messages in the host state is unchanged and the tool id run_1 is the same.',
+        },
+        {
+          show: { scenario: 'pending', breakpoints: ['let plan = format_todos'], go: ['debug', 'step-into'] },
+          text: 'Paused inside `format_todos`, called from line {line:let plan = format_todos}. Press Step over (F10) a few times and watch lines grow by one `{id} [{status}] {content}` line per item; click `prepare_messages` in the call stack to see the caller’s locals.',
+        },
+        {
+          show: { scenario: 'empty', breakpoints: ['if items.is_empty()'], go: ['debug', 'step-over'] },
+          text: 'In {scenario:prepare/empty} the plan is empty, so after line {line:if items.is_empty()} `format_todos` is about to return the placeholder. Press Step over (F10) to see it returned.',
+        },
+        {
+          show: { scenario: 'updated', breakpoints: [], go: ['run'] },
+          text: '{scenario:prepare/updated} has run to the end. Read the plan in the output next to the tool_result in the host state: the plan claims “Run and check” is completed, the tool result says the user declined. The plan is a claim, the tool result is the evidence.',
+        },
+        {
+          show: { scenario: 'pending', breakpoints: [], input: "[{'id': 'a', 'content': 'write tests', 'status': 'pending'}]", go: ['run'] },
+          text: 'Under “Setup and call entry” the host now has another plan, written in Python style, `[{\'id\': \'a\', \'content\': \'write tests\', \'status\': \'pending\'}]`, and it has run: the copy’s first message carries exactly that plan. Write your own and press Run my input (Ctrl+Enter).',
+        },
       ],
     },
   },

@@ -102,6 +102,9 @@ export default {
   notRunning: '（没有正在执行的函数）',
   noOutput: '（还没有输出：调用入口在函数返回之后才打印。）',
   returned: '返回值',
+  count: (n) => `${n} 项`,
+  framePicked: (symbol, line) => `调用者 ${symbol} 的局部变量，停在它的第 ${line} 行时的样子；再走一步就回到当前调用。`,
+  hostEffect: '标记是相对调用之前的宿主状态：整次调用改了什么。',
   errored: '返回错误',
   change: { new: '新绑定', changed: '已改变', removed: '已删除' },
   moved: '已移走',
@@ -129,6 +132,7 @@ export default {
     exception: (detail) => `模块内部出错，这次运行没有完成；其他图不受影响。详情：${detail}`,
   },
   tries: '试一试',
+  showMe: ['演示', '按这一条所说设置好这张图：场景、断点和停的那一步'],
   quote: (label) => `“${label}”`,
   colon: '：',
   prose: [
@@ -246,46 +250,122 @@ export default {
       caption: '`run_loop` 与 `execute_with_plan`：从问题到停止的一次完整运行，里面有宿主的规则，也有计划函数。',
       inputLabel: '这个图只运行它的场景',
       tries: [
-        '在{scenario:loop/allow}里勾选“询问用户”，再按“调试”：运行停在宿主刚刚询问之后。对话里运行的结果标着“录制的”，因为页面里不运行程序。',
-        '在第 {line:let reply = model.reply(&request);} 行设断点并按“调试”：请求窗格显示模型收到的内容。只有第一条消息与保存的历史不同：它带着计划。',
-        '在第 {line:execute_with_plan(call, &mut state, tools)} 行按 F11 进入 `execute_with_plan`，再在第 {line:write_todos(state, &call.input["items"], lang)} 行按 F11 进入 `write_todos`；Shift+F11 一层层退出来。',
-        '在{scenario:loop/rejected}里勾选“拒绝计划”并按“调试”：计划窗格说这次更新被拒绝，计划没有改变。继续到下一次写入计划，就能看到改正后的计划。',
-        '在{scenario:loop/nag}里勾选“附上提醒”：连续第三轮没有更新计划时，那一轮的工具结果后面多了一条提醒。',
-        '把{scenario:loop/budget}和{scenario:loop/claim}都运行到底，比较它们的最后一个窗格：一个停下时还有活没干完，并照实说出；另一个声称全部完成，却没有任何证据。',
+        {
+          text: '在{scenario:loop/allow}里勾选“询问用户”，再按“调试”：运行停在宿主刚刚询问之后。对话里运行的结果标着“录制的”，因为页面里不运行程序。',
+          show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: '在第 {line:let reply = model.reply(&request);} 行设断点并按“调试”：请求窗格显示模型收到的内容。只有第一条消息与保存的历史不同：它带着计划。',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+        },
+        {
+          text: '在第 {line:execute_with_plan(call, &mut state, tools)} 行按 F11 进入 `execute_with_plan`，再在第 {line:write_todos(state, &call.input["items"], lang)} 行按 F11 进入 `write_todos`；Shift+F11 一层层退出来。',
+          show: { scenario: 'allow', breakpoints: ['execute_with_plan(call, &mut state, tools)'], go: ['debug', 'step-into'] },
+        },
+        {
+          text: '在{scenario:loop/rejected}里勾选“拒绝计划”并按“调试”：计划窗格说这次更新被拒绝，计划没有改变。继续到下一次写入计划，就能看到改正后的计划。',
+          show: { scenario: 'rejected', breakpoints: ['call.refuse("plan_refused"'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: '在{scenario:loop/nag}里勾选“附上提醒”：连续第三轮没有更新计划时，那一轮的工具结果后面多了一条提醒。',
+          show: { scenario: 'nag', breakpoints: ['results.push(Block::reminder());'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: '把{scenario:loop/budget}和{scenario:loop/claim}都运行到底，比较它们的最后一个窗格：一个停下时还有活没干完，并照实说出；另一个声称全部完成，却没有任何证据。',
+          show: { scenario: 'budget', breakpoints: [], go: ['run'] },
+        },
       ],
     },
     validate: {
       caption: '`validate_todos` 逐项检查提交的清单：每一项都通过，才有新清单。',
       inputLabel: '提交的清单 items：模型交给 validate_todos 的参数',
       tries: [
-        '选{scenario:validate/valid}，在第 {line:new_list.push(} 行设断点，按“调试”：第一项已通过，第二项还没检查。按 F8 继续，new_list 又多了一项。',
-        '保留这个断点，换成{scenario:validate/duplicate}再按“调试”：断点只命中一次。第二项在第 {line:if seen_ids.contains} 行被拦下，没走到追加那一行，new_list 只有第一项。',
-        '选{scenario:validate/active}，在第 {line:if active > 1} 行设断点，继续到第二次命中：seen_ids 已经记下第二项的 id，active 是 2，下一步就报错。',
-        '选{scenario:validate/clear}按 F11 一步步走：第 {line:for (index, item)} 行之后直接来到第 {line:Ok(new_list)} 行，循环一次也没执行。',
-        '展开“准备与调用入口”，把第二项的 id 改成 `" 1 "`（前后带空格），按“运行我的输入”：去掉空白后它和第一项相同，结果是 duplicate_id。',
+        {
+          show: { scenario: 'valid', breakpoints: ['new_list.push('], go: ['debug'] },
+          text: '这是{scenario:validate/valid}，停在追加的第 {line:new_list.push(} 行：第一项已通过全部检查，第二项还没检查，new_list 仍是空的。按“继续”（F8）：new_list 有了第一项，运行又停在这里，这回是第二项。',
+        },
+        {
+          show: { scenario: 'duplicate', breakpoints: ['new_list.push(', 'TodoError::DuplicateId'], go: ['debug', 'continue'] },
+          text: '在{scenario:validate/duplicate}里，追加行第 {line:new_list.push(} 行的断点只命中了一次，是第一项。第二项的 id 与第一项相同，被第 {line:if seen_ids.contains} 行的检查拦下：它正要从第 {line:TodoError::DuplicateId} 行返回 duplicate_id，new_list 里只有第一项。按“单步跳过”（F10）：validate_todos 返回这个错误。',
+        },
+        {
+          show: { scenario: 'active', breakpoints: ['if active > 1'], go: ['debug', 'continue'] },
+          text: '这是{scenario:validate/active}，第二次停在第 {line:if active > 1} 行：seen_ids 已经记下第二项的 id，active 是 2。按“单步跳过”（F10）：下一行就是返回 too_many_active，这一项永远不会被追加。',
+        },
+        {
+          show: { scenario: 'clear', breakpoints: ['for (index, item)'], go: ['debug'] },
+          text: '这是{scenario:validate/clear}，清单是空的，停在循环的第 {line:for (index, item)} 行。按“单步进入”（F11）：下一行直接是第 {line:Ok(new_list)} 行，循环体一次也没执行。',
+        },
+        {
+          show: {
+            scenario: 'valid',
+            breakpoints: [],
+            input: '[\n  {"id": "1", "content": "读取源码", "status": "completed"},\n  {"id": " 1 ", "content": "运行并核对", "status": "in_progress"}\n]',
+            go: ['run', 'step-back'],
+          },
+          text: '“准备与调用入口”里第二项的 id 已改成 `" 1 "`（前后带空格），你的输入已经运行：去掉空白后它和第一项相同，validate_todos 返回了 duplicate_id。把它改成 `" 2 "` 再按“运行我的输入”（Ctrl+Enter）：清单通过，id 的空白被去掉。',
+        },
       ],
     },
     write: {
       caption: '`write_todos` 先校验，再渲染，最后用一次赋值替换宿主的计划。',
       inputLabel: '提交的清单 items：宿主状态仍从默认场景的旧计划开始',
       tries: [
-        '选{scenario:write/replace}，在第 {line:state.items = replacement} 行设断点并按“调试”：局部变量 replacement 已是新计划，宿主状态还是旧的。按 F10 执行这一行：宿主状态换成新计划，replacement 显示为已移走。',
-        '在第 {line:validate_todos(items)?} 行按 F11 进入 `validate_todos`：代码换成被调用的函数，调用栈多了一层。按 Shift+F11 跳出，回到 `write_todos`。',
-        '选{scenario:write/active}按“运行”：状态行报告错误，宿主状态仍是旧计划。把时间轴从头拖到尾，第 {line:state.items = replacement} 行从来没有成为当前行。',
-        '比较{scenario:write/clear}和{scenario:write/omit}：两次都是合法的提交，前者清空计划，后者让第 2 项从宿主状态中消失。',
-        '选{scenario:write/claim}运行到结束：计划里每一项都是 completed，输出的最后一行却说什么也没有运行。',
-        '在“准备与调用入口”里写一份你自己的计划，比如三项，其中一项 in_progress，按“运行我的输入”：宿主状态换成的正是你的计划，首尾空白已去掉。',
+        {
+          show: { scenario: 'replace', breakpoints: ['state.items = replacement'], go: ['debug'] },
+          text: '这是{scenario:write/replace}，停在赋值的第 {line:state.items = replacement} 行：局部变量 replacement 已是新计划，宿主状态还是旧的。按“单步跳过”（F10）执行这一行：宿主状态换成新计划，replacement 显示为已移走。',
+        },
+        {
+          show: { scenario: 'replace', breakpoints: [], go: ['step-into'] },
+          text: '停在第 {line:validate_todos(items)?} 行，什么都还没执行。按“单步进入”（F11）：代码换成 `validate_todos`，调用栈里有两层调用；点其中的 `write_todos` 可以看调用者的局部变量。按“单步跳出”（Shift+F11）回到 `write_todos`，replacement 已经绑定。',
+        },
+        {
+          show: { scenario: 'active', breakpoints: [], go: ['run', 'step-back'] },
+          text: '在{scenario:write/active}里，错误来自校验：write_todos 从第 {line:validate_todos(items)?} 行把它返回，宿主状态仍是旧计划。把时间轴从头拖到尾：第 {line:state.items = replacement} 行从来没有成为当前行。',
+        },
+        {
+          show: { scenario: 'omit', breakpoints: [], go: ['run'] },
+          text: '{scenario:write/omit}已运行到结束：这是合法的提交，宿主状态里第 2 项标为已删除，因为整份清单被一份不含它的清单替换了。选{scenario:write/clear}再按“运行”：计划以同样的方式被清空，这也是合法的提交，不是失败。',
+        },
+        {
+          show: { scenario: 'claim', breakpoints: [], go: ['run'] },
+          text: '{scenario:write/claim}已运行到结束：计划里每一项都是 completed，输出的最后一行却说什么也没有运行。',
+        },
+        {
+          show: {
+            scenario: 'replace',
+            breakpoints: [],
+            input: '[\n  {"id": "a", "content": "  写测试  ", "status": "completed"},\n  {"id": "b", "content": "修复错误", "status": "in_progress"},\n  {"id": "c", "content": "再运行一遍", "status": "pending"}\n]',
+            go: ['run'],
+          },
+          text: '“准备与调用入口”里的一份你自己的计划已经运行：三项，其中一项 in_progress。宿主状态换成的正是这份计划，“写测试”前后的空白已去掉。改一改，再按“运行我的输入”（Ctrl+Enter）。',
+        },
       ],
     },
     prepare: {
       caption: '`prepare_messages` 复制历史，只在副本的第一条消息末尾附上当前计划。',
       inputLabel: '宿主保管的计划 state.items：存入之前按同样的规则校验',
       tries: [
-        '选{scenario:prepare/pending}，在第 {line:prepared[0].content =} 行设断点，按“调试”再按 F10：prepared 的第一条消息带上了计划，宿主状态里的 messages 没有变，工具 id run_1 也没有变。',
-        '在第 {line:let plan = format_todos} 行按 F11 进入 `format_todos`，看它逐项拼出 `{id} [{status}] {content}` 这样的一行。',
-        '选{scenario:prepare/empty}：`format_todos` 在第 {line:if items.is_empty()} 行之后直接返回占位行。',
-        '选{scenario:prepare/updated}运行到结束，把输出里的计划和宿主状态里的 tool_result 放在一起读：计划是声明，工具结果才是证据。',
-        '在“准备与调用入口”里换一份宿主计划，用 Python 的写法也行，例如 `[{\'id\': \'a\', \'content\': \'写测试\', \'status\': \'pending\'}]`，按“运行我的输入”：副本的第一条消息带上的就是它。',
+        {
+          show: { scenario: 'pending', breakpoints: ['prepared[0].content ='], go: ['debug', 'step-over'] },
+          text: '在{scenario:prepare/pending}里，第 {line:prepared[0].content =} 行刚执行完：prepared 的第一条消息带上了计划，改动的文字有标记；宿主状态里的 messages 没有变，工具 id run_1 也没有变。',
+        },
+        {
+          show: { scenario: 'pending', breakpoints: ['let plan = format_todos'], go: ['debug', 'step-into'] },
+          text: '停在 `format_todos` 里面，它由第 {line:let plan = format_todos} 行调用。按几次“单步跳过”（F10），看 lines 每项多出一行 `{id} [{status}] {content}`；点调用栈里的 `prepare_messages` 可以看调用者的局部变量。',
+        },
+        {
+          show: { scenario: 'empty', breakpoints: ['if items.is_empty()'], go: ['debug', 'step-over'] },
+          text: '在{scenario:prepare/empty}里计划是空的，所以第 {line:if items.is_empty()} 行之后 `format_todos` 正要返回占位行。按“单步跳过”（F10）看它返回。',
+        },
+        {
+          show: { scenario: 'updated', breakpoints: [], go: ['run'] },
+          text: '{scenario:prepare/updated}已运行到结束。把输出里的计划和宿主状态里的 tool_result 放在一起读：计划声称“运行并核对”已完成，工具结果却说用户拒绝了。计划是声明，工具结果才是证据。',
+        },
+        {
+          show: { scenario: 'pending', breakpoints: [], input: "[{'id': 'a', 'content': '写测试', 'status': 'pending'}]", go: ['run'] },
+          text: '“准备与调用入口”里宿主换了一份计划，用的是 Python 的写法 `[{\'id\': \'a\', \'content\': \'写测试\', \'status\': \'pending\'}]`，并且已经运行：副本的第一条消息带上的正是这份计划。写一份你自己的，按“运行我的输入”（Ctrl+Enter）。',
+        },
       ],
     },
   },

@@ -47,15 +47,12 @@ test('every export refuses an argument that is not a string, naming the paramete
 test('text over 64 KiB is refused by its length before it is copied, however long', () => {
   const huge = '中'.repeat(50_000_000); // 150 MB of UTF-8
   const before = wasm.memory.buffer.byteLength;
-  const started = performance.now();
   const trace = api.traceInput('validate', huge, 'en');
-  const took = performance.now() - started;
   const grown = wasm.memory.buffer.byteLength - before;
   assert.ok(grown <= 1 << 20, `wasm memory grew by ${grown} bytes`);
   assert.equal(trace.result.error.code, 'input_too_large');
   assert.match(trace.result.error.message, /at least 50000000 bytes/);
   assert.deepEqual(trace.steps, []);
-  assert.ok(took < 1_000, `${took} ms`);
 });
 
 test('an unknown id is quoted by its first 40 characters only', () => {

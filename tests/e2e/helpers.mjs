@@ -112,9 +112,16 @@ export function hostState(page, id) {
     Object.fromEntries(
       fields.map((field) => [
         field.querySelector('.key').textContent.replace('state.', ''),
-        [...field.querySelectorAll('li:not(.removed) .value')].map((value) => JSON.parse(value.textContent)),
+        [...field.querySelectorAll('ol.entries > li:not(.removed)')].map((entry) => JSON.parse(entry.dataset.json)),
       ]),
     ),
+  );
+}
+
+/** The locals pane read back as data: `{name: value}` (a binding moved away is left out). */
+export function localsOf(page, id) {
+  return figure(page, id).locator('[data-pane="locals"] ul.locals > li[data-json]').evaluateAll((items) =>
+    Object.fromEntries(items.map((item) => [item.querySelector('.name').textContent, JSON.parse(item.dataset.json)])),
   );
 }
 

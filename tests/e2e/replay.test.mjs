@@ -20,7 +20,7 @@ function lineOf(symbol, snippet) {
   return found[0].no;
 }
 
-const at = (steps, pos) => ({ ...here(steps[pos]), event: steps[pos].event });
+const at = (steps, pos) => ({ symbol: here(steps[pos]).symbol, line: here(steps[pos]).line, event: steps[pos].event });
 const localsAt = (trace, pos) => localsOf(trace, trace.steps[pos]);
 const none = new Set();
 
@@ -124,9 +124,11 @@ describe('stepping over write/replace', () => {
     const inside = steps.findIndex((s) => here(s).symbol === 'validate_todos' && here(s).line === lineOf('validate_todos', 'let mut seen_ids'));
     assert.equal(shownSymbol(steps, inside, 'write_todos'), 'validate_todos');
     assert.deepEqual(markers(steps, inside), { next: lineOf('validate_todos', 'let mut seen_ids'), ran: lineOf('validate_todos', 'let mut new_list') });
+    const call = steps.findIndex((s) => here(s).symbol === 'write_todos');
     assert.deepEqual(callStack(steps, inside), [
-      { symbol: 'validate_todos', line: lineOf('validate_todos', 'let mut seen_ids') },
-      { symbol: 'write_todos', line: lineOf('write_todos', 'validate_todos(items)?') },
+      { symbol: 'validate_todos', line: lineOf('validate_todos', 'let mut seen_ids'), step: inside },
+      // The caller's latest step, whose locals a click on it shows, is the one at its line of the call.
+      { symbol: 'write_todos', line: lineOf('write_todos', 'validate_todos(items)?'), step: call },
     ]);
     const first = steps.findIndex((s) => here(s).symbol === 'validate_todos');
     assert.equal(markers(steps, first).ran, null, 'a call has run no line of its own yet');
@@ -167,13 +169,15 @@ describe('failures and endings', () => {
     assert.equal(status(trace, errorStep).kind, 'paused', 'an error inside is a pause until the run ends');
   });
 
-  test('write/omit: item 2 is marked removed when the assignment runs, and is gone once the run ends', () => {
+  test('write/omit: item 2 is marked removed when the assignment runs, and still once the run ends', () => {
     const trace = api.trace('write', 'omit', 'en');
     const after = trace.steps.findIndex((_, pos) => hostAt(trace, pos)[0].entries.some((e) => e.change === '-'));
     const entries = hostAt(trace, after)[0].entries;
     assert.deepEqual(entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '-']]);
     assert.equal(here(trace.steps[after - 1]).line, lineOf('write_todos', 'state.items = replacement'));
-    assert.deepEqual(hostAt(trace, trace.steps.length)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.']]);
+    // Once the run ends, the host is marked against the state before the call: item 2 stays visible, as removed.
+    assert.deepEqual(hostAt(trace, trace.steps.length)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '-']]);
+    assert.deepEqual(hostAt(trace, IDLE)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '.']]);
   });
 
   test('status of a finished successful run, and of not started', () => {

@@ -73,6 +73,31 @@ describe('opening a figure', () => {
 });
 
 describe('the reducer', () => {
+  test('breakpoints sets exactly the keys given that fit, as a "Show me" does', () => {
+    const { state } = open('write');
+    const push = breakpointKey('validate_todos', lineOf('validate_todos', 'new_list.push('));
+    const assign = breakpointKey('write_todos', lineOf('write_todos', 'state.items = replacement'));
+    const signature = breakpointKey('write_todos', lineOf('write_todos', 'pub fn write_todos'));
+    const withOne = reduce(state, { type: 'toggle', symbol: 'write_todos', line: lineOf('write_todos', 'state.items = replacement') });
+    const set = reduce(withOne, { type: 'breakpoints', keys: [push, signature] });
+    assert.deepEqual([...set.breakpoints], [push], 'the old one cleared, a line without a step refused');
+    assert.equal(set.breakpoints.has(assign), false);
+  });
+
+  test('a caller chosen in the call stack is kept until the next move; the current call is no choice', () => {
+    let { state } = open('write');
+    state = reduce(state, { type: 'command', command: 'step-into' });
+    state = reduce(state, { type: 'command', command: 'step-into' });
+    const step = shownTrace(state).steps[state.pos];
+    assert.equal(step.frames.length, 2, 'inside validate_todos');
+    const picked = reduce(state, { type: 'frame', index: 0 });
+    assert.equal(picked.frame, 0);
+    assert.equal(shownTrace(state).steps[step.frames[0].step].frames.length, 1, "the caller's own step");
+    assert.equal(reduce(picked, { type: 'frame', index: 1 }).frame, null, 'the current call');
+    assert.equal(reduce(picked, { type: 'command', command: 'step-into' }).frame, null, 'a move goes back to the current call');
+    assert.equal(reduce(picked, { type: 'frame', index: 0 }), picked, 'the same choice is the same state');
+  });
+
   test('commands move through replay.js, a move that goes nowhere keeps the very same state, seeking clamps', () => {
     const { state } = open('write');
     const first = reduce(state, { type: 'command', command: 'step-into' });
