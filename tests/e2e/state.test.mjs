@@ -257,6 +257,6 @@ describe('event breakpoints (the loop figure)', () => {
 test('link.js writes event breakpoints as FIGURE.on and reads them back', async () => {
   const { readLink, writeLink } = await import('../../www/link.js');
   const query = writeLink('en', [{ id: 'loop', scenario: 'deny', defaultScenario: 'allow', breakpoints: new Set(['on:ask', 'run_loop.46']), step: null }]);
-  assert.equal(query, '?lang=en&loop=deny&loop.bp=run_loop.46&loop.on=ask');
+  assert.equal(query, '?lang=en&loop=deny&loop.on=ask&loop.bp=run_loop.46');
   assert.deepEqual(readLink(query, ['loop']).figures.loop.breakpoints, ['run_loop.46', 'on:ask']);
 });
