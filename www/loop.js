@@ -77,7 +77,9 @@ export function conversationPane(trace, pos, t) {
   if (entries.length === 0) return [el('p', { class: 'empty', text: t.loop.noHistory })];
   const messages = entries.map((e) => /** @type {Message} */ (e.value));
   const calls = callNames(messages);
-  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], e.change, calls, t))))];
+  // After the end nothing is new (hostAt marks there what the whole run did: every message).
+  const ended = pos >= trace.steps.length;
+  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], ended ? '.' : e.change, calls, t))))];
 }
 
 /** The latest plan update at or before the step shown: its step and whether it was accepted. @param {Trace} trace @param {number} pos */
@@ -112,7 +114,7 @@ export function planPane(trace, pos, t) {
     ? el('p', { class: 'empty', text: t.loop.noPlan })
     : el('ul', { class: 'checklist' }, items.map((item, i) => {
       const mark = /** @type {Change} */ (marks[i] ?? '.');
-      return el('li', { 'data-status': item.status, 'data-change': mark, class: mark === '.' ? null : 'changed' },
+      return el('li', { 'data-item-status': item.status, 'data-change': mark, class: mark === '.' ? null : 'changed' },
         el('span', { class: 'box', 'aria-hidden': 'true', text: STATUS_MARK[item.status] ?? '?' }), ' ',
         el('span', { class: 'status-word', text: t.loop.status[/** @type {keyof Words['loop']['status']} */ (item.status)] ?? item.status }), ' ',
         el('span', { text: `${item.id}. ${item.content}` }),

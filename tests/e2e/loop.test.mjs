@@ -39,7 +39,7 @@ function ending(page) {
       reads: calls.filter((c) => c.startsWith('read_file')).length,
       errors: root.querySelectorAll('[data-pane="conversation"] [data-error="true"]').length,
       runs: root.querySelectorAll('[data-pane="conversation"] [data-recorded="true"]').length,
-      plan: [...root.querySelectorAll('[data-pane="plan"] li[data-status]')].map((li) => li.dataset.status),
+      plan: [...root.querySelectorAll('[data-pane="plan"] li[data-item-status]')].map((li) => li.dataset.itemStatus),
       claims: [...root.querySelectorAll('[data-pane="evidence"] tr[data-item]')].map((tr) => ({ ...tr.dataset })),
       replies: root.querySelectorAll('[data-pane="conversation"] li.assistant').length,
     };
@@ -102,7 +102,7 @@ describe('event breakpoints', () => {
     await loop.locator('input[data-break-on="plan-refused"]').check();
     await act(page, 'loop', 'debug');
     await page.waitForFunction(() => document.querySelector('[data-figure="loop"] [data-pane="plan"] [data-update]')?.dataset.update === 'refused');
-    const statuses = await loop.locator('[data-pane="plan"] li[data-status]').evaluateAll((lis) => lis.map((li) => li.dataset.status));
+    const statuses = await loop.locator('[data-pane="plan"] li[data-item-status]').evaluateAll((lis) => lis.map((li) => li.dataset.itemStatus));
     assert.deepEqual(statuses, ['in_progress', 'pending', 'pending'], 'the plan is unchanged: I P P');
 
     // The request pane: only the first prepared message differs from the stored history.
