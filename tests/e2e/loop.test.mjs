@@ -128,6 +128,16 @@ describe('event breakpoints', () => {
     await page.context().close();
   });
 
+  test('a link opens the loop figure at its end, with the claims beside the evidence', async () => {
+    const page = await openLesson(env, '?lang=en&loop=skip&loop.step=end');
+    assert.equal((await where(page, 'loop')).status, 'done');
+    const seen = await ending(page);
+    assert.deepEqual(seen.claims.map((c) => [c.item, c.completed, c.backed]), [['1', 'true', 'true'], ['2', 'false', 'false'], ['3', 'false', 'true']]);
+    assert.equal(await figure(page, 'loop').locator('[data-pane="conversation"] li.new').count(), 0, 'nothing is new after the end');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('Step into goes down into execute_with_plan and write_todos, Step out comes back', async () => {
     const page = await openLesson(env, '?lang=en');
     const loop = figure(page, 'loop');
