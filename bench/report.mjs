@@ -12,6 +12,7 @@ export const BUDGETS = {
   // Issue 10: the trace.
   cheapOverRust: 5, // the cheapest Pyodide trace takes at least this many times as long as trace()
   perStepGrowth: 2, // per-step cost at 20 items x 150 characters, against validate/valid
+  loopPerStep: 2, // issue 12: a loop scenario's cost per step, against validate/valid
   validJsonChars: 10_500, // JSON text of trace("validate", "valid", "en"): a fifth of 52.5 KB
   worstMs: 100,
   worstJsonChars: 5_000_000,
@@ -65,7 +66,7 @@ function verdict(met) {
 function tracePairs(traces) {
   const match = (list, rust) => (list ?? []).find((p) => p.figure === rust.figure && p.scenario === rust.scenario) ?? null;
   return (traces?.rust ?? [])
-    .filter((rust) => rust.scenario !== INPUT_CASE)
+    .filter((rust) => rust.scenario !== INPUT_CASE && rust.figure !== 'loop')
     .map((rust) => {
       const python = match(traces?.python, rust);
       const cheap = match(traces?.cheap, rust);
@@ -88,6 +89,20 @@ function perStep(traces) {
   const input = find(INPUT_CASE);
   const per = (r) => (r && r.steps ? r.ms / r.steps : null);
   return { valid, input, validUs: per(valid) === null ? null : per(valid) * 1000, inputUs: per(input) === null ? null : per(input) * 1000 };
+}
+
+/** Issue 12: the costliest loop scenario per step, against validate/valid in the same run. */
+function loopBudget(traces, validUs) {
+  const loops = (traces?.rust ?? []).filter((t) => t.figure === 'loop' && t.steps);
+  const worst = loops.reduce((w, t) => (w === null || t.ms / t.steps > w.ms / w.steps ? t : w), null);
+  const worstUs = worst ? (worst.ms / worst.steps) * 1000 : null;
+  const growth = ratio(worstUs, validUs);
+  return {
+    name: 'loop figure: trace cost per step against validate/valid (issue 12)',
+    target: '≤ 2× in every scenario',
+    measured: growth === null ? 'n/a' : `worst loop/${worst.scenario}: ${us(worstUs)} vs ${us(validUs)} per step: ${times(growth)}`,
+    met: growth === null ? null : growth <= BUDGETS.loopPerStep,
+  };
 }
 
 function median(values) {
@@ -189,6 +204,7 @@ function traceBudgets(r) {
         : 'n/a',
       met: pairs.length ? within === pairs.length : null,
     },
+    loopBudget(r.traces, step.validUs),
     {
       name: 'cost per step, 20 items of 150 characters against validate/valid',
       target: '≤ 2×',

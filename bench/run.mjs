@@ -219,6 +219,9 @@ async function exposeRustTracer(moduleUrl) {
   window.benchWasmBytes = () => wasm.memory.buffer.byteLength;
 }
 
+/** The loop figure's scenarios (LOOP.md's table), traced for issue 12's cost per step. */
+const LOOP_SCENARIOS = ['allow', 'deny', 'maintenance', 'budget', 'skip', 'claim', 'rejected', 'nag'];
+
 /** Runs in a page: the worst-case text traced `times` times, each timed alone, and what it leaves behind. */
 async function timeWorst({ text, lang, times }) {
   const bytes = new TextEncoder().encode(text).length;
@@ -438,7 +441,15 @@ async function main() {
     const scenarios = await pageLoad.page.evaluate(() => window.benchScenarios());
     const cases = (fn) => scenarios.map(([figure, scenario]) => ({ id: `${figure}/${scenario}`, fn, args: [figure, scenario, LANG] }));
     traces = await traceTimes({
-      rust: { page: pageLoad.page, cases: [...cases('trace'), { id: 'validate/input-20x150', fn: 'traceInput', args: ['validate', plan(20, 150), LANG] }] },
+      rust: {
+        page: pageLoad.page,
+        cases: [
+          ...cases('trace'),
+          { id: 'validate/input-20x150', fn: 'traceInput', args: ['validate', plan(20, 150), LANG] },
+          // The loop figure (issue 12): Rust only, Pyodide has no loop to compare with.
+          ...LOOP_SCENARIOS.map((scenario) => ({ id: `loop/${scenario}`, fn: 'trace', args: ['loop', scenario, LANG] })),
+        ],
+      },
       python: { page: pyLoad.page, cases: cases('trace') },
       cheap: { page: pyLoad.page, cases: cases('cheap') },
     });

@@ -8,7 +8,7 @@ use todo_trace_macros::traced;
 
 use crate::agent_types::{
     no_such_tool, text_of, tool_calls, tool_definitions, Decision, Model, Outcome, ReadError,
-    Request, Stop, ToolCall, Tools, Warning, REMINDER,
+    Request, Stop, ToolCall, Tools, Warning,
 };
 use crate::lesson::{prepare_messages, write_todos};
 use crate::types::{Block, Message, State, TodoError};
@@ -71,7 +71,7 @@ pub fn run_loop(
                 rounds_without_plan += 1;
             }
             if rounds_without_plan == 3 {
-                results.push(Block::Text { text: REMINDER.to_string() });
+                results.push(Block::reminder());
                 rounds_without_plan = 0;
             }
         }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tsify::Tsify;
 
 use crate::lesson::{MAX_ITEMS, STATUSES};
+use crate::trace::{self, HostEvent};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -111,6 +112,17 @@ pub struct Request {
     pub messages: Vec<Message>,
 }
 
+/// The warning code of a refused plan update.
+pub const PLAN_REFUSED: &str = "plan_refused";
+
+impl Block {
+    /// The reminder variant's text block (noted as the host's decision for the page).
+    pub fn reminder() -> Block {
+        trace::decide(HostEvent::Reminder);
+        Block::Text { text: REMINDER.to_string() }
+    }
+}
+
 /// One `tool_use` block of a reply, as the host executes it.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ToolCall {
@@ -122,12 +134,18 @@ pub struct ToolCall {
 impl ToolCall {
     /// The `tool_result` block that answers this call.
     pub fn result(&self, content: impl Into<String>, is_error: bool) -> Block {
+        if self.name == "todo_write" && !is_error {
+            trace::decide(HostEvent::PlanWritten);
+        }
         Block::ToolResult { tool_use_id: self.id.clone(), content: content.into(), is_error }
     }
 
     /// An error result for the model, and the same words as a warning the host keeps.
     pub fn refuse(&self, code: &'static str, text: impl Into<String>) -> (Block, Option<Warning>) {
         let message = text.into();
+        let refused =
+            if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
+        trace::decide(refused);
         let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
         (self.result(message, true), Some(warning))
     }

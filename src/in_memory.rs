@@ -6,6 +6,7 @@
 use crate::agent_types::{
     exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
 };
+use crate::trace::{self, HostEvent};
 use crate::types::Lang;
 
 /// A workspace whose files are strings.
@@ -48,6 +49,7 @@ impl Preset {
 
 impl Approval for Preset {
     fn decide(&mut self, _lang: Lang) -> Decision {
+        trace::decide(HostEvent::Ask);
         self.asked += 1;
         self.decision
     }

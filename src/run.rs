@@ -4,14 +4,15 @@ use serde::Serialize;
 use serde_json::Value;
 use tsify::Tsify;
 
+use crate::agent_types::Stop;
 use crate::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::input::{self, InputError};
 use crate::lesson::{validate_todos, Lang, State, TodoError};
-use crate::loop_scenarios::AgentSetup;
-use crate::trace::{self, ErrorInfo, HostList, Recording, Settings};
+use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings};
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]
@@ -25,6 +26,10 @@ pub struct Trace {
     #[serde(flatten)]
     pub recording: Recording,
     pub result: Outcome,
+    /// The loop figure's final plan beside the evidence in its history (absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub claims: Option<Vec<PlanClaim>>,
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -169,6 +174,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         data,
         recording: Recording::default(),
         result: Outcome::failed(error),
+        claims: None,
     }
 }
 
@@ -177,12 +183,23 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     let given = data.clone();
     let fields: Vec<(&'static str, &dyn HostList)> =
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
-    let (recording, result) =
+    let (recording, (result, claims)) =
         trace::record_with(figure.symbol, lang, &fields, settings, || match figure.id {
-            FigureId::Validate => Outcome::of(run_validate(data, lang), lang),
-            FigureId::Write => Outcome::of(run_write(data, lang), lang),
-            FigureId::Prepare => Outcome::of(run_prepare(data, lang), lang),
-            FigureId::Loop => Outcome::of(run_agent(data, lang), lang),
+            FigureId::Validate => (Outcome::of(run_validate(data, lang), lang), None),
+            FigureId::Write => (Outcome::of(run_write(data, lang), lang), None),
+            FigureId::Prepare => (Outcome::of(run_prepare(data, lang), lang), None),
+            FigureId::Loop => {
+                let result = run_agent(data, lang);
+                let claims = result.as_ref().ok().map(|outcome| {
+                    // Why the loop stopped is the host's last decision, on the loop's last step.
+                    trace::decide(match outcome.stop {
+                        Stop::Answered => HostEvent::Answered,
+                        Stop::CallLimit => HostEvent::CallLimit,
+                    });
+                    claims(outcome)
+                });
+                (Outcome::of(result, lang), claims)
+            }
         });
     Trace {
         figure: figure.id,
@@ -191,6 +208,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         data: given,
         recording,
         result,
+        claims,
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tsify::Tsify;
 
 use crate::agent_types::{object, output_header, Model, Request};
+use crate::trace;
 use crate::types::{Block, Content, Lang, Message};
 
 /// Which story the stand-in plays.
@@ -121,6 +122,20 @@ const ITEMS: [(&str, &str); 3] = [
     ("运行并核对", "Run and check"),
 ];
 
+/// The tool call whose successful result is the evidence for one of the stand-in's items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// `read_file` of this path.
+    Read(&'static str),
+    /// `run_main`.
+    Run,
+}
+
+/// What backs each item of the stand-in's plan, by item id: item 1 is reading main.py, item 2
+/// reading expected.txt, item 3 the run.
+pub const EVIDENCE: [(&str, Needs); 3] =
+    [("1", Needs::Read("main.py")), ("2", Needs::Read("expected.txt")), ("3", Needs::Run)];
+
 /// The model stand-in.
 pub struct StandIn {
     pub script: Script,
@@ -226,6 +241,7 @@ fn latest_result(messages: &[Message], tool: &str, path: Option<&str>) -> Option
 
 impl Model for StandIn {
     fn reply(&mut self, request: &Request) -> Vec<Block> {
+        trace::request(&request.messages, &request.tools);
         self.requests.push(request.clone());
         let call = self.requests.len();
         let moves = self.script.moves();

@@ -61,6 +61,51 @@ pub struct Step {
     #[serde(skip_serializing_if = "is_zero")]
     #[tsify(optional)]
     pub output_lines: usize,
+    /// What the host decided since the previous step (the loop figure's event breakpoints);
+    /// absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub decisions: Vec<HostEvent>,
+}
+
+/// Something the host decided while the loop ran: what a reader can pause on besides a line.
+/// Recorded by the host's code (the approval, a tool call's result, the reminder, the stop),
+/// never by the listed functions, and attached to the next step recorded.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostEvent {
+    /// A `todo_write` was accepted: the host's plan is the new one.
+    PlanWritten,
+    /// A `todo_write` was refused: the plan is unchanged.
+    PlanRefused,
+    /// The host asked the user for approval.
+    Ask,
+    /// A call was refused or blocked (a run declined or under maintenance, a path outside the
+    /// workspace, an unknown tool).
+    Refused,
+    /// The reminder block was appended to a round's results.
+    Reminder,
+    /// The loop stopped because `max_calls` model calls were made.
+    CallLimit,
+    /// The loop stopped because the model replied without a tool call.
+    Answered,
+}
+
+/// The request of one model call, as value indices: the prepared messages the model received,
+/// the stored history they were prepared from, and the tool definitions.
+#[derive(Serialize, Clone, Debug, PartialEq, Tsify)]
+pub struct ModelRequest {
+    /// The first step recorded after the call: the reply is not stored yet, so this step's
+    /// history is the one the request was prepared from.
+    pub step: u32,
+    /// The tool definitions (one value, the same for every call of a run).
+    pub tools: u32,
+    /// The prepared messages, one value each.
+    pub messages: Vec<u32>,
+    /// The stored history at that moment, one value each.
+    pub history: Vec<u32>,
+    /// The positions where a prepared message is not the stored one (the first, carrying the plan).
+    pub differs: Vec<u32>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -150,6 +195,10 @@ pub struct Recording {
     pub hosts: Vec<HostView>,
     pub steps: Vec<Step>,
     pub output: Vec<String>,
+    /// Every model call's request, in order (the loop figure only; absent elsewhere).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub requests: Vec<ModelRequest>,
     /// The host after the call, marked against the host before it (an index into `hosts`): what
     /// the whole call did to it. Absent when nothing was recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -285,11 +334,17 @@ impl<T: Serialize + ?Sized> Snapshot for T {
 /// an entry that did not change is the same value as before.
 pub trait HostList {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot));
+    /// The list's type as a reader wrote it, as [`Snapshot::type_label`] gives it.
+    fn type_label(&self) -> &'static str;
 }
 
 impl<T: Serialize> HostList for Vec<T> {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().for_each(|entry| visit(entry));
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
     }
 }
 
@@ -297,6 +352,17 @@ impl<T: Serialize> HostList for [T] {
     fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().for_each(|entry| visit(entry));
     }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+}
+
+/// Whether a local is the very list a host field reads (the same object of the same type): then its JSON is
+/// the field's entries joined, and need not be written again.
+fn same_list(local: &dyn Snapshot, list: &dyn HostList) -> bool {
+    std::ptr::addr_eq(local as *const dyn Snapshot, list as *const dyn HostList)
+        && local.type_label() == list.type_label()
 }
 
 /// What `#[traced]` knows about one probe at compile time.
@@ -354,7 +420,27 @@ impl Tables {
     fn value(&mut self, value: &dyn Snapshot) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
-        let hash = fnv1a(&self.scratch);
+        self.intern(value)
+    }
+
+    /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
+    /// as serde_json writes a sequence, so it is copied rather than serialized again.
+    fn list_value(&mut self, entries: &[u32], value: &dyn Snapshot) -> u32 {
+        self.scratch.clear();
+        self.scratch.push(b'[');
+        for (i, &entry) in entries.iter().enumerate() {
+            if i > 0 {
+                self.scratch.push(b',');
+            }
+            self.scratch.extend_from_slice(self.done.values[entry as usize].get().as_bytes());
+        }
+        self.scratch.push(b']');
+        self.intern(value)
+    }
+
+    /// The index of the text in `scratch` (which is `value`'s JSON), stored if it is new.
+    fn intern(&mut self, value: &dyn Snapshot) -> u32 {
+        let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
         let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
@@ -396,11 +482,19 @@ impl Tables {
     }
 }
 
-/// FNV-1a: a few lines, quick on short texts, and spreads JSON texts well enough to find one.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
+/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
+fn text_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
+        mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))
+    });
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    hash = mix(hash, u64::from_le_bytes(tail));
+    hash
 }
 
 /// Where `entry` is in `table`, added at the end if it is not there yet.
@@ -452,6 +546,8 @@ struct Recorder {
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
     truncated: bool,
+    /// Host decisions made since the latest step, for the next one.
+    pending: Vec<HostEvent>,
     tables: Tables,
 }
 
@@ -490,6 +586,7 @@ pub fn record_with<T>(
         frames: Vec::new(),
         silent: 0,
         truncated: false,
+        pending: Vec::new(),
         tables,
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
@@ -510,6 +607,30 @@ fn with<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
 /// Prints lines to the trace's output (the figure's output pane); each `\n` starts a new line.
 pub fn say(text: impl AsRef<str>) {
     with(|r| r.tables.done.output.extend(text.as_ref().split('\n').map(str::to_owned)));
+}
+
+/// Notes a host decision; the next step recorded (or the last, after the run) carries it.
+pub fn decide(event: HostEvent) {
+    with(|r| r.pending.push(event));
+}
+
+/// Notes the request of a model call: its prepared `messages` against the stored history as the
+/// latest step saw it (the host's `messages` field), and its `tools`.
+pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
+    with(|r| {
+        if r.truncated {
+            return;
+        }
+        let history = r.host.iter().find(|(field, _)| *field == "messages");
+        let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
+        let messages = r.tables.entries(messages);
+        let differs = (0..messages.len() as u32)
+            .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
+            .collect();
+        let tools = r.tables.value(tools);
+        let step = r.tables.done.steps.len() as u32;
+        r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
+    });
 }
 
 /// Marks a traced function's frame; dropping it leaves the frame, whichever way the call ends.
@@ -602,10 +723,17 @@ pub fn step(
                     (before, '.')
                 }
                 (Some(value), before) => {
+                    let list = host.iter().find(|(_, _, list)| same_list(*value, *list));
+                    let entries =
+                        list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
+                    let index = match entries {
+                        Some((_, entries)) => tables.list_value(entries, *value),
+                        None => tables.value(*value),
+                    };
                     let slot = Slot {
                         name,
                         binding: tables.binding(name, value.type_label()),
-                        value: Some(tables.value(*value)),
+                        value: Some(index),
                     };
                     let change = match before {
                         None => '+',
@@ -725,6 +853,7 @@ impl Recorder {
             host,
             ran,
             output_lines: done.output.len(),
+            decisions: std::mem::take(&mut self.pending),
         });
     }
 }
@@ -732,6 +861,10 @@ impl Recorder {
 impl Recorder {
     /// The recording, with the call's effect on the host when anything was recorded.
     fn finish(mut self) -> Recording {
+        // Decisions made after the last step (the stop) belong to it.
+        if let Some(last) = self.tables.done.steps.last_mut() {
+            last.decisions.append(&mut self.pending);
+        }
         if !self.tables.done.steps.is_empty() {
             let effect = mark_host(&self.host_start, &self.host);
             self.tables.done.effect = Some(self.tables.host(effect));

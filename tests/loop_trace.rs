@@ -171,3 +171,176 @@ fn the_loops_functions_are_listed_from_the_compiled_file() {
         );
     }
 }
+
+/// The host decisions of a trace, in step order, as the page's event names.
+fn decisions(t: &Trace) -> Vec<String> {
+    let steps = &t.recording.steps;
+    let events = steps.iter().flat_map(|s| s.decisions.iter());
+    events.map(|e| serde_json::to_value(e).unwrap().as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn each_scenario_marks_what_the_host_decided() {
+    let expected: [(&str, &[&str]); 8] = [
+        (
+            "allow",
+            &["plan-written", "plan-written", "plan-written", "ask", "plan-written", "answered"],
+        ),
+        ("deny", &["plan-written", "plan-written", "plan-written", "ask", "refused", "answered"]),
+        ("maintenance", &["plan-written", "plan-written", "plan-written", "refused", "answered"]),
+        ("budget", &["plan-written", "plan-written", "call-limit"]),
+        ("skip", &["plan-written", "plan-written", "ask", "answered"]),
+        ("claim", &["plan-written", "plan-written", "answered"]),
+        (
+            "rejected",
+            &[
+                "plan-written",
+                "plan-refused",
+                "plan-written",
+                "plan-written",
+                "ask",
+                "plan-written",
+                "answered",
+            ],
+        ),
+        ("nag", &["plan-written", "ask", "reminder", "plan-written", "answered"]),
+    ];
+    for (id, events) in expected {
+        for lang in LANGS {
+            let t = trace(id, lang);
+            assert_eq!(decisions(&t), events, "{id} {lang:?}");
+            // The stop is on the loop's last step, its return.
+            let last = t.recording.steps.last().unwrap();
+            assert_eq!(last.symbol(), "run_loop");
+            assert!(matches!(last.event, todo_trace::trace::Event::Return));
+            assert!(last.decisions.len() == 1, "{id}: {:?}", last.decisions);
+        }
+    }
+    // Plan updates accepted and refused, as LOOP.md counts them, match the marks.
+    for scenario in &SCENARIOS {
+        let t = trace(scenario.id, Lang::En);
+        let outcome = result_value(&t);
+        let refused = outcome["warnings"].as_array().unwrap();
+        let plan_refused = refused.iter().filter(|w| w["code"] == "plan_refused").count();
+        let marks = decisions(&t);
+        assert_eq!(marks.iter().filter(|m| *m == "plan-refused").count(), plan_refused);
+        let others = refused.len() - plan_refused;
+        assert_eq!(marks.iter().filter(|m| *m == "refused").count(), others, "{}", scenario.id);
+    }
+}
+
+#[test]
+fn a_decision_is_on_the_first_step_after_it() {
+    let t = trace("deny", Lang::En);
+    let steps = &t.recording.steps;
+    let line = |s: &todo_trace::trace::Step| {
+        let listing = source(s.symbol()).unwrap();
+        listing.lines.iter().find(|l| l.no == s.line()).unwrap().text.trim().to_string()
+    };
+    let ask = steps
+        .iter()
+        .find(|s| s.decisions.iter().any(|e| serde_json::to_value(e).unwrap() == "ask"));
+    let ask = ask.unwrap();
+    // The user was asked in the `if` that calls the approval; the next step is the refusal.
+    assert_eq!(ask.symbol(), "execute_with_plan");
+    assert!(line(ask).starts_with("let text"), "{}", line(ask));
+    let refused = steps
+        .iter()
+        .position(|s| s.decisions.iter().any(|e| serde_json::to_value(e).unwrap() == "refused"));
+    let refused = &steps[refused.unwrap()];
+    assert!(matches!(refused.event, todo_trace::trace::Event::Return), "{:?}", refused.event);
+}
+
+#[test]
+fn every_model_call_has_its_request_and_only_the_first_message_differs() {
+    for scenario in &SCENARIOS {
+        for lang in LANGS {
+            let t = trace(scenario.id, lang);
+            let outcome = result_value(&t);
+            let requests = &t.recording.requests;
+            assert_eq!(
+                requests.len() as u64,
+                outcome["calls"].as_u64().unwrap(),
+                "{}",
+                scenario.id
+            );
+            let plain = run_in_memory(&scenario.setup, lang);
+            let value =
+                |i: u32| -> Value { serde_json::from_str(t.recording.value(i).get()).unwrap() };
+            for (request, sent) in requests.iter().zip(&plain.model.requests) {
+                assert_eq!(request.differs, [0], "{}", scenario.id);
+                let messages: Vec<Value> = request.messages.iter().map(|&i| value(i)).collect();
+                assert_eq!(Value::Array(messages), serde_json::to_value(&sent.messages).unwrap());
+                assert_eq!(value(request.tools), serde_json::to_value(&sent.tools).unwrap());
+                // The history is the stored one at the request's step, which never holds the plan.
+                let step = &t.recording.steps[request.step as usize];
+                assert_eq!(
+                    Value::Array(request.history.iter().map(|&i| value(i)).collect()),
+                    host(&t, step)["messages"]
+                );
+                assert_eq!(value(request.history[0])["content"], question(lang));
+                assert_eq!(request.history.len(), request.messages.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn claims_meet_evidence_at_the_end() {
+    // (scenario, per item: (completed, backed))
+    let expected: [(&str, [(bool, bool); 3]); 8] = [
+        ("allow", [(true, true), (true, true), (true, true)]),
+        ("deny", [(true, true), (true, true), (false, false)]),
+        ("maintenance", [(true, true), (true, true), (false, false)]),
+        ("budget", [(true, true), (false, true), (false, false)]),
+        ("skip", [(true, true), (false, false), (false, true)]),
+        ("claim", [(true, false), (true, false), (true, false)]),
+        ("rejected", [(true, true), (true, true), (true, true)]),
+        ("nag", [(true, true), (true, true), (true, true)]),
+    ];
+    for (id, items) in expected {
+        for lang in LANGS {
+            let t = trace(id, lang);
+            let claims = t.claims.as_ref().unwrap();
+            let got: Vec<(bool, bool)> =
+                claims.iter().map(|c| (c.completed, c.evidence.is_some())).collect();
+            assert_eq!(got, items, "{id} {lang:?}");
+            for claim in claims {
+                assert_eq!(claim.gap, claim.completed && claim.evidence.is_none());
+            }
+            let gaps = claims.iter().filter(|c| c.gap).count();
+            // In claim the whole plan is a claim; in skip the answer hides an unread file.
+            match id {
+                "claim" => assert_eq!(gaps, 3),
+                _ => assert_eq!(gaps, 0, "{id}"),
+            }
+            let outcome = result_value(&t);
+            for claim in claims.iter().filter_map(|c| c.evidence.as_ref()) {
+                let message = &outcome["history"][claim.message as usize];
+                assert!(message.to_string().contains(&claim.tool_use_id));
+            }
+        }
+    }
+    // In skip the gap is the unread expected output beside an answer that reports the output.
+    let skip = trace("skip", Lang::En);
+    let claims = skip.claims.as_ref().unwrap();
+    assert_eq!((claims[1].tool, claims[1].path), ("read_file", Some("expected.txt")));
+    assert!(claims[1].evidence.is_none() && claims[2].evidence.is_some());
+}
+
+#[test]
+fn a_loop_step_does_not_grow_with_the_conversation() {
+    for scenario in &SCENARIOS {
+        let t = trace(scenario.id, Lang::En);
+        let requests = &t.recording.requests;
+        let bytes = |from: u32, to: usize| -> f64 {
+            let steps = &t.recording.steps[from as usize..to];
+            let total: usize = steps.iter().map(|s| serde_json::to_string(s).unwrap().len()).sum();
+            total as f64 / steps.len() as f64
+        };
+        let first = bytes(requests[0].step, requests[1].step as usize);
+        let last_round = requests.last().unwrap().step;
+        let last = bytes(last_round, t.recording.steps.len());
+        assert!(last <= first * 1.5, "{}: {first:.0} then {last:.0} bytes a step", scenario.id);
+    }
+}

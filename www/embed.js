@@ -11,6 +11,7 @@
 // and `todo-trace-change`; `place()` and `keep()` read the figure back.
 import { createFigure } from './figure.js';
 import { LANGS } from './link.js';
+import { afterNextFrame } from './render.js';
 import { breakpointKey } from './replay.js';
 
 /** @typedef {typeof import('./pkg/todo_trace.js')} Api */
@@ -83,6 +84,8 @@ export class TodoTraceFigure extends HTMLElement {
   problems = [];
   /** Why the figure could not be built (it then shows the reason instead); null while all is well. @type {unknown} */
   error = null;
+  /** Build after the page's next frame, or when scrolled near if that comes first, instead of on joining the page. */
+  lazy = false;
 
   /** @type {{value: unknown} | undefined} */
   #data = undefined;
@@ -122,7 +125,25 @@ export class TodoTraceFigure extends HTMLElement {
       delete (/** @type {{data?: unknown}} */ (/** @type {unknown} */ (this))).data;
       this.#data = { value: data };
     }
-    if (!this.#controller) this.#build();
+    if (this.#controller) return;
+    if (this.lazy) this.#buildSoon();
+    else this.#build();
+  }
+
+  /** Builds once the page's next frame is drawn, or when the element comes within 600 px of the viewport. */
+  #buildSoon() {
+    let done = false;
+    const now = () => {
+      if (done || !this.isConnected) return;
+      done = true;
+      observer.disconnect();
+      this.#build();
+    };
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) now();
+    }, { rootMargin: '600px' });
+    observer.observe(this);
+    afterNextFrame(now);
   }
 
   attributeChangedCallback(/** @type {string} */ _name, /** @type {string | null} */ before, /** @type {string | null} */ after) {

@@ -3,10 +3,11 @@
 import { createEditor } from './editor.js';
 import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
-  IDLE, breakpointHits, breakpointKey, callStack, canRun, hostAt, localsOf, markers, outputAt, returned,
+  IDLE, breakpointHits, breakpointKey, callStack, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
 } from './replay.js';
 import { editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
+import { HOST_EVENTS, conversationPane, eventSteps, evidencePane, planPane, requestAt, requestPane } from './loop.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
@@ -68,7 +69,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   };
   // The listings the code pane can show are read up front, so a later failure inside the module cannot take the
   // code pane with it.
-  const setting = settingOf(figure, scenarios, traceOf, api.source);
+  // A figure whose traces carry the loop's data (requests, claims) shows the loop's panes and its event breakpoints.
+  const defaultId = /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const isLoop = traceOf(defaultId).claims !== undefined;
+  const setting = settingOf(figure, scenarios, traceOf, api.source, isLoop ? HOST_EVENTS : []);
   const { listings } = setting;
   const lineAt = lineFinder([...listings.values()]);
   const resolve = (/** @type {string} */ kind, /** @type {string} */ arg) => (kind === 'scenario' ? scenarioLabel(arg) : String(lineAt(arg).no));
@@ -168,20 +172,34 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const slider = el('input', { type: 'range', min: '0', step: '1', 'aria-label': t.timeline, oninput: () => dispatch({ type: 'seek', pos: Number(slider.value) - 1 }) });
   const where = el('output', { class: 'where', 'aria-hidden': 'true' });
   const ticks = el('div', { class: 'ticks', 'aria-hidden': 'true' });
+  const eventTicks = el('div', { class: 'ticks events', 'aria-hidden': 'true' });
+  // The loop figure's breakpoints on host decisions: one checkbox per decision.
+  const eventBoxes = new Map(HOST_EVENTS.map((event) => [event, /** @type {HTMLInputElement} */ (el('input', {
+    type: 'checkbox',
+    'data-break-on': event,
+    value: event,
+    onchange: () => dispatch({ type: 'toggle-event', event }),
+  }))]));
+  const eventChooser = isLoop
+    ? el('fieldset', { class: 'break-on' }, el('legend', { text: t.loop.breakOn }),
+      [...eventBoxes].map(([event, box]) => el('label', {}, box, ` ${t.loop.events[event]}`)))
+    : null;
   const statusLine = el('p', { class: 'status', role: 'status', 'data-status': 'idle' });
   // The controls, timeline and status: one compact bar that stays in view while the figure's code and panes scroll.
   const bar = el(
     'div',
     { class: 'bar' },
     el('div', { class: 'controls', role: 'group', 'aria-label': t.controlsLabel }, Object.values(buttons)),
-    el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks), where),
+    el('div', { class: 'timeline' }, el('div', { class: 'track' }, slider, ticks, eventTicks), where),
     statusLine,
   );
 
   const codeHeader = el('div', { class: 'code-header' });
   const codeBody = el('div', { class: 'listing', role: 'group', onkeydown: moveFocus, onclick: clickLine });
   // A function that cannot see the host (figure.host is empty) gets no host state pane.
-  const paneNames = ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output'];
+  const paneNames = isLoop
+    ? ['locals', 'stack', 'conversation', 'plan', 'request', 'evidence', 'output']
+    : ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output'];
   const panes = Object.fromEntries(paneNames.map((name) => [name, el('div', { class: 'pane-body' })]));
   // What the reader folds or unfolds in a value stays so at the next step (the panes are redrawn): a summary's click
   // comes before its toggle, so the part's new state is the opposite of its current one.
@@ -215,7 +233,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     'details',
     { class: 'setup', ontoggle: () => dispatch({ type: 'open', open: setup.open }) },
     el('summary', { text: t.setup.summary }),
-    editor.root,
+    figure.edits === 'nothing' ? null : editor.root,
     inputHeading,
     input,
     el('h3', { text: t.setup.entry(entry.symbol, entry.file) }),
@@ -233,6 +251,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
         type: 'button', class: 'show-me', 'data-action': 'show-me', title: t.showMe[1], text: t.showMe[0], onclick: showMe[i],
       }))))),
     el('div', { class: 'scenario' }, el('label', {}, `${t.scenario} `, select), hint),
+    eventChooser,
     bar,
     el(
       'div',
@@ -380,6 +399,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     if (before && before.breakpoints !== state.breakpoints) {
       for (const [symbol, rows] of rowsOf) for (const [line, row] of rows) showBreakpoint(row, state.breakpoints.has(breakpointKey(symbol, line)));
     }
+    if (!before || before.breakpoints !== state.breakpoints) {
+      for (const [event, box] of eventBoxes) box.checked = state.breakpoints.has(eventKey(event));
+    }
     if (!traceChanged && before?.pos === state.pos && before?.breakpoints === state.breakpoints && before?.frame === state.frame) return;
     showPosition(trace);
   }
@@ -432,6 +454,21 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
     for (const command of COMMANDS) {
       setAttribute(buttons[command], 'aria-disabled', String(!canRun(command, steps, pos, breakpoints)));
+    }
+    if (isLoop) {
+      draw(eventTicks, String(id), () =>
+        eventSteps(trace).map((i) => {
+          const tick = el('span', { class: 'tick event', 'data-event': (steps[i].decisions ?? []).join(' ') });
+          tick.style.setProperty('--at', String((i + 1) / (steps.length + 1)));
+          return tick;
+        }),
+      );
+      const at = Math.min(Math.max(pos, 0), steps.length - 1);
+      const still = pos === IDLE || pos >= steps.length;
+      draw(panes.conversation, `${id}|${steps[at]?.host}|${still}`, () => conversationPane(trace, pos, t));
+      draw(panes.plan, `${id}|${pos}`, () => planPane(trace, pos, t));
+      draw(panes.request, `${id}|${pos === IDLE ? 'none' : requestAt(trace, pos)?.index}`, () => requestPane(trace, pos, t));
+      draw(panes.evidence, `${id}|${pos >= steps.length}`, () => evidencePane(trace, pos, t));
     }
 
     // Each pane's key names the trace and the indices its step refers to: equal keys, equal panes.

@@ -2,7 +2,8 @@
 // @ts-check
 //
 // Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12 ("step" counts from 1 as the
-// timeline does; "end" means finished). Only what differs from a fresh page is written, so a plain
+// timeline does; "end" means finished); the loop figure's breakpoints on host decisions are `loop.on=ask`
+// (kept beside the line breakpoints, as the keys `on:ask`). Only what differs from a fresh page is written, so a plain
 // visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
 // link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step.
 
@@ -32,7 +33,7 @@ export function readLink(search, figureIds) {
     }
     figures[id] = {
       scenario: params.get(id),
-      breakpoints: params.getAll(`${id}.bp`),
+      breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
     };
   }
@@ -50,7 +51,10 @@ export function writeLink(lang, places) {
   if (lang !== LANGS[0]) params.set('lang', lang);
   for (const place of places) {
     if (place.scenario !== place.defaultScenario) params.set(place.id, place.scenario);
-    for (const key of [...place.breakpoints].sort()) params.append(`${place.id}.bp`, key);
+    for (const key of [...place.breakpoints].sort()) {
+      if (key.startsWith('on:')) params.append(`${place.id}.on`, key.slice(3));
+      else params.append(`${place.id}.bp`, key);
+    }
     if (place.step !== null) params.set(`${place.id}.step`, String(place.step));
   }
   const query = params.toString();

@@ -22,6 +22,7 @@ const PRELOADS = [
   ['modulepreload', 'state.js'],
   ['modulepreload', 'replay.js'],
   ['modulepreload', 'editor.js'],
+  ['modulepreload', 'loop.js'],
   ['modulepreload', 'code.js'],
   ['modulepreload', 'vendor/shj-tokenize.js'],
   ['modulepreload', 'vendor/shj-rs.js'],

@@ -11,6 +11,8 @@ import { afterNextFrame, el, richText } from './render.js';
 
 /** Moves are written to the URL at most this often (see saveLinkSoon). */
 const LINK_GAP_MS = 300;
+/** How many figures are built with the page; the rest are built just after (TodoTraceFigure's `lazy`). */
+const EAGER_FIGURES = 3;
 
 /**
  * Builds the whole page from the URL into #app; a language switch writes the URL and calls
@@ -80,6 +82,9 @@ export function build(api, t, kept, restart) {
       node.problems = problems;
       node.addEventListener('todo-trace-move', saveLinkSoon);
       node.addEventListener('todo-trace-change', () => saveLink());
+      // The figures after the first few (the agent loop, whose first trace is the longest) are built after the
+      // page's first frame, or as soon as the reader scrolls near one, so they do not hold up the others.
+      node.lazy = controllers.length >= EAGER_FIGURES;
       controllers.push(node);
       return node;
     }

@@ -29,9 +29,16 @@ export const here = (step) => /** @type {Frame} */ (step.frames.at(-1));
 /** The key of a breakpoint, also its form in the URL: `validate_todos.152`. */
 export const breakpointKey = (/** @type {string} */ symbol, /** @type {number} */ line) => `${symbol}.${line}`;
 
-/** Whether execution pauses at this step: breakpoints fire only when their line is about to run. */
+/** The key of a breakpoint on a host decision (the loop figure's `Step.decisions`), also its form in the URL's `.on`. */
+export const eventKey = (/** @type {string} */ event) => `on:${event}`;
+
+/**
+ * Whether execution pauses at this step: a line breakpoint fires only when its line is about to run; an event
+ * breakpoint on the first step after the host made that decision (Rust put it there).
+ */
 export const hits = (/** @type {Step} */ step, /** @type {Breakpoints} */ breakpoints) =>
-  aboutToRun(step) && breakpoints.has(breakpointKey(here(step).symbol, here(step).line));
+  (aboutToRun(step) && breakpoints.has(breakpointKey(here(step).symbol, here(step).line))) ||
+  (step.decisions?.some((event) => breakpoints.has(eventKey(event))) ?? false);
 
 /** The symbols a trace passes through: its function and the ones it calls. @param {Trace} trace */
 export const tracedSymbols = (trace) => new Set(trace.steps.flatMap((step) => step.frames.map((frame) => frame.symbol)));

@@ -3,7 +3,7 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
-import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './replay.js';
+import { IDLE, breakableLines, breakpointKey, commands, eventKey, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Data} Data */
@@ -15,21 +15,23 @@ import { IDLE, breakableLines, breakpointKey, commands, tracedSymbols } from './
 /**
  * What stays fixed while a figure lives: the figure, its scenarios, and the listings its code pane can show (its
  * function and those the default scenario steps into), each with the lines that take a breakpoint.
+ * `events` are the host decisions its steps can carry (the loop figure's), each a possible event breakpoint.
  * @typedef {{figure: Figure, scenarios: Scenario[], defaultScenario: string, listings: Map<string, Listing>,
- *   breakable: Map<string, Set<number>>}} Setting
+ *   breakable: Map<string, Set<number>>, events: ReadonlySet<string>}} Setting
  */
 
 /**
  * A figure's setting. `traceOf(scenario)` gives a scenario's trace, `source` is the module's `source()`.
  * @param {Figure} figure @param {Scenario[]} scenarios
  * @param {(scenario: string) => Trace} traceOf @param {(symbol: string) => Listing} source
+ * @param {readonly string[]} events the host decisions a trace of this figure can carry (none for a function figure)
  * @returns {Setting}
  */
-export function settingOf(figure, scenarios, traceOf, source) {
+export function settingOf(figure, scenarios, traceOf, source, events = []) {
   const defaultScenario = /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
   const symbols = new Set([figure.symbol, ...tracedSymbols(traceOf(defaultScenario))]);
   const listings = new Map([...symbols].map((symbol) => [symbol, source(symbol)]));
-  return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]) };
+  return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]), events: new Set(events) };
 }
 
 /**
@@ -53,6 +55,7 @@ export function settingOf(figure, scenarios, traceOf, source) {
  *   | {type: 'command', command: Command}
  *   | {type: 'seek', pos: number}
  *   | {type: 'toggle', symbol: string, line: number}
+ *   | {type: 'toggle-event', event: string}
  *   | {type: 'breakpoints', keys: string[]}
  *   | {type: 'frame', index: number | null}
  *   | {type: 'edit', text: string}
@@ -82,6 +85,7 @@ const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([ke
  * @param {Figure['edits']} edits @param {Data} data
  */
 export function editorText(edits, data) {
+  if (edits === 'nothing') return ''; // the loop figure: the reader edits nothing
   const items = /** @type {object[]} */ (edits === 'plan' ? data.state.items : data.items);
   return items.length === 0 ? '[]' : `[\n${items.map((item) => `  ${spaced(item)}`).join(',\n')}\n]`;
 }
@@ -127,6 +131,13 @@ export function reduce(state, action) {
     case 'toggle': {
       if (!state.setting.breakable.get(action.symbol)?.has(action.line)) return state;
       const key = breakpointKey(action.symbol, action.line);
+      const breakpoints = new Set(state.breakpoints);
+      if (!breakpoints.delete(key)) breakpoints.add(key);
+      return { ...state, breakpoints };
+    }
+    case 'toggle-event': {
+      if (!state.setting.events.has(action.event)) return state;
+      const key = eventKey(action.event);
       const breakpoints = new Set(state.breakpoints);
       if (!breakpoints.delete(key)) breakpoints.add(key);
       return { ...state, breakpoints };
@@ -187,6 +198,11 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
   /** @type {Set<string>} */
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
+    if (key.startsWith('on:')) {
+      if (setting.events.has(key.slice(3))) breakpoints.add(key);
+      else problems.push({ name: `${figure.id}.on`, value: key.slice(3) });
+      continue;
+    }
     const [symbol, line] = key.split('.');
     // The key written back must be the one read: "validate_todos.045" is not line 45's.
     if (setting.breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);

@@ -65,7 +65,51 @@ const words = {
     failed: (/** @type {{error: Failure}} */ s) => `Error ${s.error.code}: ${s.error.message}`,
     truncated: 'Error: the run passed the step limit, and the recording stops here.',
   },
-  panes: { locals: 'Locals', stack: 'Call stack', state: 'Host state', output: 'Output' },
+  panes: {
+    locals: 'Locals', stack: 'Call stack', state: 'Host state', output: 'Output',
+    conversation: 'Conversation (the stored history)', plan: 'The host’s plan', request: 'The model’s request', evidence: 'Claim against evidence',
+  },
+  loop: {
+    breakOn: 'Pause when the host…',
+    /** @type {Record<import('./pkg/todo_trace.js').HostEvent, string>} */
+    events: {
+      'plan-written': 'writes a plan',
+      'plan-refused': 'refuses a plan',
+      ask: 'asks the user',
+      refused: 'refuses or blocks a call',
+      reminder: 'adds the reminder',
+      'call-limit': 'stops at the call limit',
+      answered: 'stops on an answer',
+    },
+    eventMark: 'host decision',
+    user: 'user',
+    assistant: 'assistant',
+    reminder: 'reminder from the host',
+    call: (/** @type {string} */ id) => `tool call ${id}`,
+    result: (/** @type {string} */ id) => `result of ${id}`,
+    errorResult: (/** @type {string} */ id) => `error result of ${id}`,
+    recordedResult: (/** @type {string} */ id) => `result of ${id}, recorded (the page runs no program)`,
+    noHistory: '(The history is empty until the loop stores the question.)',
+    noPlan: '(No plan yet.)',
+    noUpdate: 'No plan update yet.',
+    accepted: (/** @type {number} */ step) => `Last update accepted (step ${step}); changed items are marked.`,
+    refusedUpdate: (/** @type {number} */ step) => `Last update refused (step ${step}): the plan above is unchanged.`,
+    status: { pending: 'pending', in_progress: 'in progress', completed: 'completed' },
+    noRequest: '(No model call yet.)',
+    requestOf: (/** @type {number} */ call, /** @type {number} */ count, /** @type {number} */ step) => `Model call ${call}: ${count} prepared messages (recorded before step ${step}).`,
+    differs: 'differs from the stored history: carries the plan',
+    stored: 'Every other message is the stored one, unchanged; the stored history never carries the plan.',
+    tools: (/** @type {string} */ names) => `Tool definitions sent with it: ${names}`,
+    atTheEnd: '(Shown when the run has ended.)',
+    stopped: (/** @type {string} */ stop, /** @type {number} */ calls) => `Stopped: ${stop}, after ${calls} model calls.`,
+    answer: 'the final answer',
+    item: 'Item',
+    claim: 'Status (the claim)',
+    evidence: 'Evidence in the history',
+    backed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) => `backed: ${tool}${path ? ` ${path}` : ''} succeeded (${id})`,
+    unbacked: (/** @type {string} */ tool, /** @type {string} */ path) => `no successful ${tool}${path ? ` ${path}` : ''} in the history`,
+    gap: 'claimed without evidence',
+  },
   notRunning: '(no function is running)',
   noOutput: '(Nothing printed yet: the call entry prints after the function returns.)',
   returned: 'returned',
@@ -191,6 +235,25 @@ const words = {
       'p',
       'Figure 3’s {scenario:prepare/updated} scenario puts the contradiction side by side: the plan says “Run and check” is completed, while the tool result in the same history says “Not run: the user declined.” The contradiction is there on purpose. Whether a program ran and what it printed is recorded only in the tool results; a status in the plan is what the model says. The host can make sure the plan is well formed, but it cannot treat the plan as proof that anything happened.',
     ],
+    ['h2', 'The plan inside a whole agent run'],
+    [
+      'p',
+      'The three functions only earn their keep inside a loop. The last figure replays one whole run: `run_loop` calls a model, and for each tool the model asks for, `execute_with_plan` applies the host’s rules and runs it. No real model is called: a scripted stand-in answers, reads the tool results it gets, and branches on them. Everything else is the same compiled code as above, which Step into reaches: the plan is written by `write_todos`, checked by `validate_todos`, and attached to each request by `prepare_messages`.',
+    ],
+    [
+      'ol',
+      [
+        'Visible progress has a price. The plan changes only when the model itself calls `todo_write`, and each such call is one more model call. In {scenario:loop/allow}, 4 of the 8 calls do nothing but update the plan.',
+        'Permission belongs to the host, not to the plan. `run_main` needs the user’s yes every time; in {scenario:loop/deny} the user says no, and in {scenario:loop/maintenance} a host rule blocks the run before anyone is asked. A `completed` item grants nothing.',
+        'The budget wins. In {scenario:loop/budget} the loop stops after 4 calls with `call_limit`, with items still open, and nothing marks them done to look finished.',
+        'A status is a claim and the tool results are the evidence. In {scenario:loop/skip} the answer reports 42 while “Read the expected output” is still pending; in {scenario:loop/claim} every item says completed and nothing was read or run. The last pane puts each claim beside its evidence.',
+      ],
+    ],
+    [
+      'p',
+      'Besides line breakpoints, this debugger can pause on what the host decides: a plan written or refused, the user asked, a call refused or blocked, the reminder added, the loop stopped. Tick them above the timeline; the timeline marks every such step, and Continue goes to the next one you ticked.',
+    ],
+    ['figure', 'loop'],
     ['h2', 'Where this comes from, and what is ours'],
     [
       'p',
@@ -199,6 +262,36 @@ const words = {
   ],
   /** @type {Record<string, {caption: string, inputLabel: string, tries: Try[]}>} */
   figures: {
+    loop: {
+      caption: '`run_loop` and `execute_with_plan`: one whole agent run, from the question to the stop, with the host’s rules and the plan functions inside.',
+      inputLabel: 'This figure runs its scenarios only',
+      tries: [
+        {
+          text: 'In {scenario:loop/allow}, tick “asks the user” and press Debug: the run pauses right after the host asked. The conversation shows the run’s result as recorded, since the page runs no program.',
+          show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+        },
+        {
+          text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
+          show: { scenario: 'allow', breakpoints: ['execute_with_plan(call, &mut state, tools)'], go: ['debug', 'step-into'] },
+        },
+        {
+          text: 'In {scenario:loop/rejected}, tick “refuses a plan” and press Debug: the plan pane says the update was refused and the plan is unchanged. Continue to the next written plan to see the corrected one.',
+          show: { scenario: 'rejected', breakpoints: ['call.refuse("plan_refused"'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'In {scenario:loop/nag}, tick “adds the reminder”: the third round without a plan update gets one reminder, after its tool results.',
+          show: { scenario: 'nag', breakpoints: ['results.push(Block::reminder());'], go: ['debug', 'step-over'] },
+        },
+        {
+          text: 'Run {scenario:loop/budget} and {scenario:loop/claim} to the end and compare their last panes: one stops with work left and says so; the other claims everything with no evidence at all.',
+          show: { scenario: 'budget', breakpoints: [], go: ['run'] },
+        },
+      ],
+    },
     validate: {
       caption: '`validate_todos` checks the submitted list item by item: only if every item passes is there a new list.',
       inputLabel: 'The submitted list, items: what the model passes to validate_todos',

@@ -177,12 +177,19 @@ struct Binding {
     moved: bool,
     /// The declaration shows the type is `Copy`: assigning it elsewhere copies, never moves.
     copy: bool,
+    /// Not `mut`, and a shared reference by its declaration: its value cannot change while it is
+    /// in scope (the lesson's types have no interior mutability), so no probe serializes it again.
+    frozen: bool,
 }
 
 impl Scope {
     fn bind(&mut self, name: &Ident, copy: bool) {
+        self.bind_as(name, copy, false);
+    }
+
+    fn bind_as(&mut self, name: &Ident, copy: bool, frozen: bool) {
         self.bindings.retain(|known| known.name != *name);
-        self.bindings.push(Binding { name: name.clone(), moved: false, copy });
+        self.bindings.push(Binding { name: name.clone(), moved: false, copy, frozen });
     }
 
     fn get(&self, name: &Ident) -> Option<&Binding> {
@@ -231,7 +238,9 @@ fn bind_pattern(pat: &Pat, scope: &mut Scope) {
 fn bind_typed(pat: &Pat, ty: Option<&Type>, scope: &mut Scope) {
     match pat {
         Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => {
-            scope.bind(&p.ident, ty.is_some_and(is_copy_type));
+            let shared =
+                ty.is_some_and(|ty| matches!(ty, Type::Reference(r) if r.mutability.is_none()));
+            scope.bind_as(&p.ident, ty.is_some_and(is_copy_type), shared && p.mutability.is_none());
         }
         Pat::Type(p) => bind_typed(&p.pat, Some(&p.ty), scope),
         _ => bind_pattern(pat, scope),
@@ -275,7 +284,8 @@ fn bind_local(local: &syn::Local, scope: &mut Scope) {
         (Pat::Ident(p), Some(init))
             if p.subpat.is_none() && p.by_ref.is_none() && init.diverge.is_none() =>
         {
-            scope.bind(&p.ident, is_copy_init(&init.expr));
+            let shared = matches!(&*init.expr, Expr::Reference(r) if r.mutability.is_none());
+            scope.bind_as(&p.ident, is_copy_init(&init.expr), shared && p.mutability.is_none());
         }
         (pat, _) => bind_typed(pat, None, scope),
     }
@@ -295,20 +305,42 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
     }
 }
 
-/// The names of `scope` that appear anywhere in `tokens`: what a statement may read or change.
+/// The names of `scope` that a statement may change: those that appear anywhere in `tokens`,
+/// except a frozen binding and a name that appears only shared-borrowed as a whole (`&name`
+/// followed by `,`, `;`, a closing bracket or a block): neither can change by the statement.
 fn mentioned(tokens: Tokens, scope: &Scope) -> Vec<String> {
-    fn walk(tokens: Tokens, found: &mut Vec<String>) {
-        for token in tokens {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    /// Each name found, and whether that occurrence is a plain shared borrow.
+    fn walk(tokens: Tokens, found: &mut Vec<(String, bool)>) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        for (at, token) in tokens.iter().enumerate() {
             match token {
-                proc_macro2::TokenTree::Ident(ident) => found.push(ident.to_string()),
-                proc_macro2::TokenTree::Group(group) => walk(group.stream(), found),
+                TokenTree::Ident(ident) => {
+                    let amp = |i: usize| matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '&');
+                    let joint_amp = |i: usize| matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == Spacing::Joint);
+                    let borrowed = at >= 1 && amp(at - 1) && !(at >= 2 && joint_amp(at - 2));
+                    let ends = match tokens.get(at + 1) {
+                        None => true,
+                        Some(TokenTree::Punct(p)) => matches!(p.as_char(), ',' | ';'),
+                        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Brace,
+                        _ => false,
+                    };
+                    found.push((ident.to_string(), borrowed && ends));
+                }
+                TokenTree::Group(group) => walk(group.stream(), found),
                 _ => {}
             }
         }
     }
     let mut idents = Vec::new();
     walk(tokens, &mut idents);
-    scope.names().into_iter().filter(|name| idents.contains(name)).collect()
+    let changeable = |b: &Binding| {
+        let name = b.name.to_string();
+        let uses: Vec<bool> =
+            idents.iter().filter(|(found, _)| *found == name).map(|(_, shared)| *shared).collect();
+        !b.frozen && !uses.is_empty() && !uses.iter().all(|shared| *shared)
+    };
+    scope.bindings.iter().filter(|b| changeable(b)).map(|b| b.name.to_string()).collect()
 }
 
 struct Probes<'a> {

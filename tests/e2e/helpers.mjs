@@ -48,7 +48,7 @@ export async function openLesson(env, query = '', options = {}) {
   page.on('response', (response) => page.responses.push({ url: response.url(), status: response.status() }));
   page.on('requestfailed', (request) => page.failed.push(request.url()));
   await page.goto(`${env.origin}/${query}`);
-  await figuresReady(page, 3);
+  await allFiguresReady(page);
   return page;
 }
 
@@ -56,6 +56,13 @@ export async function openLesson(env, query = '', options = {}) {
  * Waits until `count` figures show a status. Each figure lives in the shadow root of a <todo-trace-figure>
  * (embed.js): Playwright's CSS locators pierce open shadow roots, `document.querySelector` does not.
  */
+/** Waits until every figure of the page shows a status; the later ones (the loop) are built just after the first frame. */
+export const allFiguresReady = (page) =>
+  page.waitForFunction(() => {
+    const all = [...document.querySelectorAll('todo-trace-figure')];
+    return all.length > 0 && all.every((f) => f.shadowRoot?.querySelector('[data-figure] [data-status]'));
+  });
+
 export const figuresReady = (page, count) =>
   page.waitForFunction((n) => [...document.querySelectorAll('todo-trace-figure')].filter((f) => f.shadowRoot?.querySelector('[data-figure] [data-status]')).length === n, count);
 

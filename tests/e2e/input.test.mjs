@@ -1,7 +1,7 @@
 // End-to-end: the reader's own input ("try your own") in every figure, in Chinese and English: runs, refusals at their place, text-only rendering, reset, recovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, figuresReady, hostState, lineOf, openLesson, paneText, search, startBrowser, switchLanguage, where } from './helpers.mjs';
+import { act, axeProblems, figure, allFiguresReady, hostState, lineOf, openLesson, paneText, search, startBrowser, switchLanguage, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -320,14 +320,14 @@ describe('recovery', () => {
       await route.fulfill({ response, body });
     });
     await page.goto(`${env.origin}/?lang=en`);
-    await figuresReady(page, 3);
+    await allFiguresReady(page);
     assert.ok(patched, 'the module glue has a traceInput to patch');
 
     const end = await runOwn(page, 'write', '["TRAP"]');
     assert.equal(end.status, 'error');
     assert.match(end.statusText, /exception.*unreachable executed/);
     assert.match((await editorState(page, 'write')).error, /exception/);
-    assert.equal(await page.locator('[data-figure]').count(), 3, 'no blank page');
+    assert.equal(await page.locator('[data-figure]').count(), 4, 'no blank page');
 
     assert.equal((await runOwn(page, 'write', PLAN_TEXT)).status, 'done', 'the figure recovers');
     assert.deepEqual((await hostState(page, 'write')).items, PLAN);

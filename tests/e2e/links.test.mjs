@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { act, figure, figuresReady, lineOf, openLesson, startBrowser, where } from './helpers.mjs';
+import { act, figure, allFiguresReady, lineOf, openLesson, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -136,7 +136,7 @@ async function openLongLink(query, options) {
   const index = fileURLToPath(new URL('../../www/index.html', import.meta.url));
   await page.route((url) => url.pathname === '/', (route) => route.fulfill({ path: index }));
   await page.goto(`${env.origin}/${query}`);
-  await figuresReady(page, 3);
+  await allFiguresReady(page);
   return page;
 }
 

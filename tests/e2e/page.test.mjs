@@ -88,11 +88,11 @@ describe('highlighting', () => {
   test('the listings are highlighted once shown, callees and call entries too, their text unchanged', async () => {
     const page = await openLesson(env, '?lang=en');
     // Highlighting follows the first frame (figure.js): wait for the keywords of the last figure's call entry.
-    await figure(page, 'prepare').locator('details.setup .listing .tok-kwd').first().waitFor({ state: 'attached' });
+    await figure(page, 'loop').locator('details.setup .listing .tok-kwd').first().waitFor({ state: 'attached' });
     const api = await loadModule();
-    // The lesson's prose places the figures; the module also has the loop figure, which no page text shows yet.
+    // The lesson's prose places the figures: the three functions, then the agent loop.
     const shownIds = await page.locator('[data-figure]').evaluateAll((roots) => roots.map((root) => root.dataset.figure));
-    assert.deepEqual(shownIds, ['validate', 'write', 'prepare']);
+    assert.deepEqual(shownIds, ['validate', 'write', 'prepare', 'loop']);
     for (const { id, symbol, entry } of api.figures().filter((f) => shownIds.includes(f.id))) {
       const lines = (listing) => listing.lines.map((line) => line.text);
       const shown = (selector) => figure(page, id).locator(`${selector} code`).evaluateAll((codes) => codes.map((code) => code.textContent));

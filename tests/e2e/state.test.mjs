@@ -217,3 +217,46 @@ describe('written out and read back', () => {
     assert.deepEqual([back.scenario, [...back.breakpoints], back.pos], [state.scenario, [...state.breakpoints], state.pos]);
   });
 });
+
+describe('event breakpoints (the loop figure)', () => {
+  const HOST_EVENTS = ['plan-written', 'plan-refused', 'ask', 'refused', 'reminder', 'call-limit', 'answered'];
+  const openLoop = (link = FRESH) => {
+    const figure = api.figures().find((f) => f.id === 'loop');
+    const scenarios = api.scenarios('loop', 'en');
+    const traceOf = (scenario) => api.trace('loop', scenario, 'en');
+    const setting = settingOf(figure, scenarios, traceOf, api.source, HOST_EVENTS);
+    return openState(setting, link, undefined, traceOf, () => { throw new Error('the loop takes no input'); });
+  };
+
+  test('a checked decision is a breakpoint: Continue stops on the steps that carry it, and only those', () => {
+    let { state } = openLoop({ scenario: 'deny', breakpoints: [], step: null });
+    state = reduce(state, { type: 'toggle-event', event: 'ask' });
+    assert.ok(state.breakpoints.has('on:ask'));
+    const steps = shownTrace(state).steps;
+    const hits = breakpointHits(steps, state.breakpoints);
+    assert.deepEqual(hits, steps.flatMap((s, i) => (s.decisions?.includes('ask') ? [i] : [])));
+    assert.equal(hits.length, 1, 'deny asks once');
+    state = reduce(state, { type: 'command', command: 'debug' });
+    assert.equal(state.pos, hits[0]);
+    assert.equal(here(steps[state.pos]).symbol, 'execute_with_plan');
+    // An unknown event is no breakpoint; choosing another scenario keeps the checked ones.
+    assert.equal(reduce(state, { type: 'toggle-event', event: 'nonsense' }), state);
+    state = choose(state, 'budget');
+    assert.ok(state.breakpoints.has('on:ask'));
+    assert.deepEqual(breakpointHits(shownTrace(state).steps, state.breakpoints), [], 'budget never asks');
+  });
+
+  test('a link carries them: known ones are opened, unknown ones reported', () => {
+    const { state, problems } = openLoop({ scenario: null, breakpoints: ['on:reminder', 'on:nope'], step: null });
+    assert.deepEqual([...state.breakpoints], ['on:reminder']);
+    assert.deepEqual(problems, [{ name: 'loop.on', value: 'nope' }]);
+    assert.deepEqual([...placeOf(state).breakpoints], ['on:reminder']);
+  });
+});
+
+test('link.js writes event breakpoints as FIGURE.on and reads them back', async () => {
+  const { readLink, writeLink } = await import('../../www/link.js');
+  const query = writeLink('en', [{ id: 'loop', scenario: 'deny', defaultScenario: 'allow', breakpoints: new Set(['on:ask', 'run_loop.46']), step: null }]);
+  assert.equal(query, '?lang=en&loop=deny&loop.on=ask&loop.bp=run_loop.46');
+  assert.deepEqual(readLink(query, ['loop']).figures.loop.breakpoints, ['run_loop.46', 'on:ask']);
+});

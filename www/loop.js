@@ -1,0 +1,182 @@
+// The loop figure's four panes (conversation, plan, request, evidence): drawn from what the trace recorded, as text.
+// @ts-check
+//
+// Rust decided every fact shown here: the history and plan at each step with their change marks, the host's
+// decisions on the steps, each model call's request with the messages that differ from the stored history, and
+// each final item's claim against the evidence. These functions look them up and lay them out.
+import { el, hidden, jsonText } from './render.js';
+import { IDLE, hostAt } from './replay.js';
+
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').HostEvent} HostEvent */
+/** @typedef {import('./text-en.js').Words} Words */
+/** @typedef {import('./replay.js').Change} Change */
+/** @typedef {{type: 'text', text: string} | {type: 'tool_use', id: string, name: string, input: unknown}
+ *   | {type: 'tool_result', tool_use_id: string, content: string, is_error: boolean}} Block */
+/** @typedef {{role: 'user' | 'assistant', content: string | Block[]}} Message */
+/** @typedef {{id: string, content: string, status: string}} Todo */
+
+/** The host decisions a reader can pause on, in the order the checkboxes list them. @type {HostEvent[]} */
+export const HOST_EVENTS = ['plan-written', 'plan-refused', 'ask', 'refused', 'reminder', 'call-limit', 'answered'];
+
+/** A host field's entries at `pos`. @param {Trace} trace @param {number} pos @param {string} name */
+function field(trace, pos, name) {
+  return hostAt(trace, pos).find((f) => f.field === name)?.entries ?? [];
+}
+
+/** The steps that carry a host decision: the timeline's event marks. @param {Trace} trace */
+export const eventSteps = (trace) => trace.steps.flatMap((step, i) => (step.decisions?.length ? [i] : []));
+
+/** The words for a change mark, or nothing for "the same". @param {Change} change @param {Words} t */
+function changeNote(change, t) {
+  if (change === '+') return hidden(` (${t.change.new})`);
+  if (change === '~') return hidden(` (${t.change.changed})`);
+  return null;
+}
+
+/** One block of a message. @param {Block} block @param {Message['role']} role @param {Map<string, string>} calls @param {Words} t */
+function blockNode(block, role, calls, t) {
+  if (block.type === 'text') {
+    // Only the host puts a text block into a user message: the reminder.
+    const reminder = role === 'user';
+    return el('div', { class: reminder ? 'block reminder' : 'block text' }, reminder ? el('span', { class: 'tag', text: t.loop.reminder }) : null, el('pre', { text: block.text }));
+  }
+  if (block.type === 'tool_use') {
+    return el('div', { class: 'block call' }, el('span', { class: 'tag', text: t.loop.call(block.id) }), ' ', el('code', { text: `${block.name} ${JSON.stringify(block.input)}` }));
+  }
+  const recorded = !block.is_error && calls.get(block.tool_use_id) === 'run_main';
+  const tag = block.is_error ? t.loop.errorResult(block.tool_use_id) : recorded ? t.loop.recordedResult(block.tool_use_id) : t.loop.result(block.tool_use_id);
+  return el('div', { class: block.is_error ? 'block result error' : 'block result', 'data-error': block.is_error ? 'true' : null, 'data-recorded': recorded ? 'true' : null },
+    el('span', { class: 'tag', text: tag }), el('pre', { text: block.content }));
+}
+
+/** A message as a conversation entry. @param {Message} message @param {Change} change @param {Map<string, string>} calls @param {Words} t */
+function messageNode(message, change, calls, t) {
+  const who = message.role === 'user' ? t.loop.user : t.loop.assistant;
+  const body = typeof message.content === 'string'
+    ? [el('pre', { text: message.content })]
+    : message.content.map((block) => blockNode(block, message.role, calls, t));
+  return el('li', { class: `message ${message.role}${change === '+' || change === '~' ? ' new' : ''}`, 'data-change': change },
+    el('span', { class: 'who', text: who }), changeNote(change, t), body);
+}
+
+/** A box that scrolls a long list: focusable and named, so a keyboard can scroll it too. @param {string} label @param {Node} list */
+const scroller = (label, list) => el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': label }, list);
+
+/** The tool names by call id, over a history. @param {Message[]} messages */
+function callNames(messages) {
+  /** @type {Map<string, string>} */
+  const names = new Map();
+  for (const m of messages) if (typeof m.content !== 'string') for (const b of m.content) if (b.type === 'tool_use') names.set(b.id, b.name);
+  return names;
+}
+
+/** The stored history at `pos`, as a conversation, entries new since the previous step marked. @param {Trace} trace @param {number} pos @param {Words} t */
+export function conversationPane(trace, pos, t) {
+  const entries = field(trace, pos, 'messages');
+  if (entries.length === 0) return [el('p', { class: 'empty', text: t.loop.noHistory })];
+  const messages = entries.map((e) => /** @type {Message} */ (e.value));
+  const calls = callNames(messages);
+  // After the end nothing is new (hostAt marks there what the whole run did: every message).
+  const ended = pos >= trace.steps.length;
+  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], ended ? '.' : e.change, calls, t))))];
+}
+
+/** The latest plan update at or before the step shown: its step and whether it was accepted. @param {Trace} trace @param {number} pos */
+function lastUpdate(trace, pos) {
+  const upTo = pos >= trace.steps.length ? trace.steps.length - 1 : pos;
+  for (let i = upTo; i >= 0; i--) {
+    const d = trace.steps[i].decisions ?? [];
+    if (d.includes('plan-refused')) return { at: i, accepted: false };
+    if (d.includes('plan-written')) return { at: i, accepted: true };
+  }
+  return null;
+}
+
+/** The marks of the latest step before `at` where the host's plan changed (Rust's marks against the step before). @param {Trace} trace @param {number} at */
+function planChange(trace, at) {
+  for (let i = at; i >= 0; i--) {
+    const view = trace.hosts[trace.steps[i].host];
+    const items = view.find((f) => f.field === 'items');
+    if (items && /[^.]/.test(items.changes)) return items.changes;
+  }
+  return '';
+}
+
+const STATUS_MARK = /** @type {Record<string, string>} */ ({ pending: '☐', in_progress: '◐', completed: '☑' });
+
+/** The host's plan at `pos` as a checklist, and what the last update did to it. @param {Trace} trace @param {number} pos @param {Words} t */
+export function planPane(trace, pos, t) {
+  const items = field(trace, pos, 'items').map((e) => /** @type {Todo} */ (e.value));
+  const update = pos === IDLE ? null : lastUpdate(trace, pos);
+  const marks = update?.accepted ? planChange(trace, update.at) : '';
+  const list = items.length === 0
+    ? el('p', { class: 'empty', text: t.loop.noPlan })
+    : el('ul', { class: 'checklist' }, items.map((item, i) => {
+      const mark = /** @type {Change} */ (marks[i] ?? '.');
+      return el('li', { 'data-item-status': item.status, 'data-change': mark, class: mark === '.' ? null : 'changed' },
+        el('span', { class: 'box', 'aria-hidden': 'true', text: STATUS_MARK[item.status] ?? '?' }), ' ',
+        el('span', { class: 'status-word', text: t.loop.status[/** @type {keyof Words['loop']['status']} */ (item.status)] ?? item.status }), ' ',
+        el('span', { text: `${item.id}. ${item.content}` }),
+        mark === '.' ? null : el('span', { class: 'tag', text: mark === '+' ? t.change.new : t.change.changed }));
+    }));
+  const note = update === null
+    ? t.loop.noUpdate
+    : update.accepted ? t.loop.accepted(update.at + 1) : t.loop.refusedUpdate(update.at + 1);
+  return [list, el('p', { class: update && !update.accepted ? 'update refused' : 'update', 'data-update': update ? (update.accepted ? 'accepted' : 'refused') : 'none', text: note })];
+}
+
+/** The request of the current or last model call at `pos`. @param {Trace} trace @param {number} pos */
+export function requestAt(trace, pos) {
+  const requests = trace.requests ?? [];
+  let found = -1;
+  requests.forEach((r, i) => {
+    if (pos >= trace.steps.length || r.step <= pos) found = i;
+  });
+  return found < 0 ? null : { index: found, request: requests[found] };
+}
+
+/** The request pane: the prepared messages (those that differ from the stored history highlighted) and the tools. @param {Trace} trace @param {number} pos @param {Words} t */
+export function requestPane(trace, pos, t) {
+  const at = pos === IDLE ? null : requestAt(trace, pos);
+  if (!at) return [el('p', { class: 'empty', text: t.loop.noRequest })];
+  const { index, request } = at;
+  const messages = request.messages.map((v) => /** @type {Message} */ (trace.values[v]));
+  const calls = callNames(messages);
+  const tools = /** @type {{name: string, description: string, input_schema: unknown}[]} */ (trace.values[request.tools]);
+  return [
+    el('p', { class: 'request-head', text: t.loop.requestOf(index + 1, messages.length, request.step + 1) }),
+    scroller(t.panes.request, el('ol', { class: 'conversation request' }, messages.map((m, i) => {
+      const differs = request.differs.includes(i);
+      const node = messageNode(m, '.', calls, t);
+      if (differs) {
+        node.classList.add('differs');
+        node.setAttribute('data-differs', 'true');
+        node.prepend(el('span', { class: 'tag differs-tag', text: t.loop.differs }));
+      }
+      return node;
+    }))),
+    el('p', { class: 'note', text: t.loop.stored }),
+    el('details', { class: 'tools' }, el('summary', { text: t.loop.tools(tools.map((tool) => tool.name).join(', ')) }),
+      tools.map((tool) => el('div', { class: 'tool' }, el('code', { class: 'name', text: tool.name }), el('p', { text: tool.description }), el('pre', { text: jsonText(tool.input_schema) })))),
+  ];
+}
+
+/** The final plan beside the evidence, once the run has ended. @param {Trace} trace @param {number} pos @param {Words} t @returns {Node[]} */
+export function evidencePane(trace, pos, t) {
+  const claims = trace.claims ?? [];
+  if (pos < trace.steps.length) return [el('p', { class: 'empty', text: t.loop.atTheEnd })];
+  const outcome = /** @type {{stop: string, calls: number, answer: string}} */ (trace.result.value);
+  return [
+    el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(outcome.stop, outcome.calls) }),
+    ...(outcome.answer ? [el('blockquote', { class: 'answer' }, el('span', { class: 'tag', text: t.loop.answer }), el('pre', { text: outcome.answer }))] : []),
+    el('table', { class: 'evidence' },
+      el('thead', {}, el('tr', {}, [t.loop.item, t.loop.claim, t.loop.evidence].map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, claims.map((c) => el('tr', { 'data-item': c.id, 'data-completed': String(c.completed), 'data-backed': String(c.evidence !== undefined), 'data-gap': String(c.gap), class: c.gap ? 'gap' : null },
+        el('th', { scope: 'row', text: `${c.id}. ${c.content}` }),
+        el('td', { text: t.loop.status[/** @type {keyof Words['loop']['status']} */ (c.status)] ?? c.status }),
+        el('td', {}, c.evidence
+          ? t.loop.backed(c.tool, c.path ?? '', c.evidence.toolUseId)
+          : t.loop.unbacked(c.tool, c.path ?? ''), c.gap ? el('strong', { class: 'gap-tag', text: ` ${t.loop.gap}` }) : null))))),
+  ];
+}
