@@ -125,7 +125,7 @@ case "$cmd" in
   build) setup; build ;;
   dist) setup; build; dist ;;
   serve) setup; build; serve ;;
-  test) setup; build; run_tests ;;
+  test) setup; build; dist; run_tests ;;
   bench) setup; build; node bench/run.mjs ;;
   fuzz) setup; ./fuzz/run.sh "${2:-60}" ;;
   *)

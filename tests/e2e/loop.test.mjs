@@ -56,7 +56,7 @@ for (const [lang, device, options] of [['en', 'desktop', {}], ['zh', 'phone', PH
       for (const [id, [stop, calls, accepted, refused, reads, runs, plan]] of Object.entries(TABLE)) {
         await loop.locator('select[data-control="scenario"]').selectOption(id);
         await act(page, 'loop', 'run');
-        await page.waitForFunction(() => document.querySelector('[data-figure="loop"] [data-status]').dataset.status === 'done');
+        await figure(page, 'loop').locator('[data-status="done"]').waitFor();
         const seen = await ending(page);
         assert.deepEqual(
           [seen.stop, seen.calls, seen.accepted, seen.refused, seen.runs, seen.plan.map((s) => LETTER[s]).join('')],
@@ -101,7 +101,7 @@ describe('event breakpoints', () => {
     await loop.locator('input[data-break-on="refused"]').uncheck();
     await loop.locator('input[data-break-on="plan-refused"]').check();
     await act(page, 'loop', 'debug');
-    await page.waitForFunction(() => document.querySelector('[data-figure="loop"] [data-pane="plan"] [data-update]')?.dataset.update === 'refused');
+    await figure(page, 'loop').locator('[data-pane="plan"] [data-update="refused"]').waitFor();
     const statuses = await loop.locator('[data-pane="plan"] li[data-item-status]').evaluateAll((lis) => lis.map((li) => li.dataset.itemStatus));
     assert.deepEqual(statuses, ['in_progress', 'pending', 'pending'], 'the plan is unchanged: I P P');
 
