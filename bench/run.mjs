@@ -438,7 +438,8 @@ async function main() {
   let validJsonChars = null;
   if (moduleUrl && pyLoad.readyMs !== null) {
     await pageLoad.page.evaluate(exposeRustTracer, moduleUrl);
-    const scenarios = await pageLoad.page.evaluate(() => window.benchScenarios());
+    // The scenarios both tracers have: the Python lesson has the three function figures, not the loop.
+    const scenarios = await pyLoad.page.evaluate(() => window.benchScenarios());
     const cases = (fn) => scenarios.map(([figure, scenario]) => ({ id: `${figure}/${scenario}`, fn, args: [figure, scenario, LANG] }));
     traces = await traceTimes({
       rust: {
