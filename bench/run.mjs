@@ -395,6 +395,54 @@ function pageCommit() {
   };
 }
 
+/**
+ * `BENCH_ONLY=traces node bench/run.mjs`: only the trace times (issues 10 and 12), the lesson page and the Pyodide
+ * page side by side exactly as in the full run, printed as a table; no report is written. Minutes less than a full
+ * run, for checking a change to the tracer.
+ */
+async function tracesOnly(browser, base, urls) {
+  const pageLoad = await open(browser, urls.page);
+  const pyLoad = await open(browser, urls.pyodide, { timeout: 120_000 });
+  const moduleUrl = await pageLoad.page.evaluate(() => new URL('pkg/todo_trace.js', document.baseURI).href);
+  await pageLoad.page.evaluate(exposeRustTracer, moduleUrl);
+  const traces = await traceTimes(traceCases(await pyLoad.page.evaluate(() => window.benchScenarios()), pageLoad.page, pyLoad.page));
+  await pageLoad.context.close();
+  await pyLoad.context.close();
+  const cheap = new Map(traces.cheap.map((t) => [`${t.figure}/${t.scenario}`, t]));
+  const valid = traces.rust.find((t) => t.figure === 'validate' && t.scenario === 'valid');
+  const perStepUs = (t) => (t.ms / t.steps) * 1000;
+  const rows = traces.rust.map((t) => {
+    const id = `${t.figure}/${t.scenario}`;
+    const peer = cheap.get(id);
+    const versus = peer ? `cheapest ${peer.ms.toFixed(3)} ms = ${(peer.ms / t.ms).toFixed(2)}x` : `${(perStepUs(t) / perStepUs(valid)).toFixed(2)}x validate/valid per step`;
+    return `${id.padEnd(24)} ${String(t.steps).padStart(4)} steps ${t.ms.toFixed(4)} ms ${perStepUs(t).toFixed(2).padStart(6)} us/step  ${versus}`;
+  });
+  const speedups = traces.rust.filter((t) => cheap.has(`${t.figure}/${t.scenario}`)).map((t) => cheap.get(`${t.figure}/${t.scenario}`).ms / t.ms);
+  const loops = traces.rust.filter((t) => t.figure === 'loop').map((t) => perStepUs(t) / perStepUs(valid));
+  console.log(rows.join('\n'));
+  console.log(`issue 10: worst ${Math.min(...speedups).toFixed(2)}x, median ${median(speedups).toFixed(2)}x, ${speedups.filter((s) => s >= 5).length} of ${speedups.length} at least 5x`);
+  console.log(`issue 12: worst ${Math.max(...loops).toFixed(2)}x validate/valid per step, ${loops.filter((l) => l <= 2).length} of ${loops.length} within 2x`);
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}
+
+/** What `traceTimes` times: every scenario both tracers have, the 20 x 150 plan and the loop (Rust only). */
+function traceCases(scenarios, page, pyPage) {
+  const cases = (fn) => scenarios.map(([figure, scenario]) => ({ id: `${figure}/${scenario}`, fn, args: [figure, scenario, LANG] }));
+  return {
+    rust: {
+      page,
+      cases: [
+        ...cases('trace'),
+        { id: 'validate/input-20x150', fn: 'traceInput', args: ['validate', plan(20, 150), LANG] },
+        // The loop figure (issue 12): Rust only, Pyodide has no loop to compare with.
+        ...LOOP_SCENARIOS.map((scenario) => ({ id: `loop/${scenario}`, fn: 'trace', args: ['loop', scenario, LANG] })),
+      ],
+    },
+    python: { page: pyPage, cases: cases('trace') },
+    cheap: { page: pyPage, cases: cases('cheap') },
+  };
+}
+
 async function main() {
   stageSite();
   const server = await startServer(SITE, 0);
@@ -404,6 +452,14 @@ async function main() {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  if (process.env.BENCH_ONLY === 'traces') {
+    console.log(`bench: trace times only; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    await tracesOnly(browser, base, urls);
+    await browser.close();
+    server.close();
+    rmSync(SITE, { recursive: true, force: true });
+    return;
+  }
   const started = new Date();
   const info = machine(browser.version());
   console.log(`bench: ${RUNS} cold loads each; ${base}; load average ${info.loadAverage.join(' ')}`);
@@ -440,20 +496,7 @@ async function main() {
     await pageLoad.page.evaluate(exposeRustTracer, moduleUrl);
     // The scenarios both tracers have: the Python lesson has the three function figures, not the loop.
     const scenarios = await pyLoad.page.evaluate(() => window.benchScenarios());
-    const cases = (fn) => scenarios.map(([figure, scenario]) => ({ id: `${figure}/${scenario}`, fn, args: [figure, scenario, LANG] }));
-    traces = await traceTimes({
-      rust: {
-        page: pageLoad.page,
-        cases: [
-          ...cases('trace'),
-          { id: 'validate/input-20x150', fn: 'traceInput', args: ['validate', plan(20, 150), LANG] },
-          // The loop figure (issue 12): Rust only, Pyodide has no loop to compare with.
-          ...LOOP_SCENARIOS.map((scenario) => ({ id: `loop/${scenario}`, fn: 'trace', args: ['loop', scenario, LANG] })),
-        ],
-      },
-      python: { page: pyLoad.page, cases: cases('trace') },
-      cheap: { page: pyLoad.page, cases: cases('cheap') },
-    });
+    traces = await traceTimes(traceCases(scenarios, pageLoad.page, pyLoad.page));
     validJsonChars = await pageLoad.page.evaluate(() => JSON.stringify(window.benchFns.trace('validate', 'valid', 'en')).length);
   }
   await pyLoad.context.close();
