@@ -36,9 +36,15 @@ pub struct Step {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub error: Option<ErrorInfo>,
-    /// The active calls, outermost first; the last is where execution is. A caller's line is the
-    /// line of its call.
-    pub frames: Vec<FrameAt>,
+    /// The function this step is in.
+    pub symbol: &'static str,
+    /// The line about to run, or for `return` and `error` the last one run.
+    pub line: u32,
+    /// The caller's latest step (at its line of the call, with the caller's locals); absent in
+    /// the outermost call. Following `caller` from step to step gives the active calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub caller: Option<u32>,
     /// The current call's locals: an index into [`Recording::scopes`].
     pub scope: u32,
     /// One per local of the scope: an index into [`Recording::values`], or `None` once moved away.
@@ -112,7 +118,8 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// One active call at a step.
+/// One active call at a step, as [`Recording::frames`] (and the page's `callStack`) follow it
+/// from [`Step::caller`].
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
 pub struct FrameAt {
     pub symbol: &'static str,
@@ -216,19 +223,21 @@ pub struct LocalAt<'a> {
     pub change: char,
 }
 
-impl Step {
-    /// The function this step is in.
-    pub fn symbol(&self) -> &'static str {
-        self.frames.last().map_or("", |f| f.symbol)
-    }
-
-    /// The line this step is at: about to run, or for `return` and `error` the last one run.
-    pub fn line(&self) -> u32 {
-        self.frames.last().map_or(0, |f| f.line)
-    }
-}
-
 impl Recording {
+    /// The active calls at step `index`, outermost first: the step itself last, each caller at
+    /// its line of the call.
+    pub fn frames(&self, index: u32) -> Vec<FrameAt> {
+        let mut frames = Vec::new();
+        let mut at = Some(index);
+        while let Some(step) = at {
+            let Step { symbol, line, caller, .. } = self.steps[step as usize];
+            frames.push(FrameAt { symbol, line, step });
+            at = caller;
+        }
+        frames.reverse();
+        frames
+    }
+
     pub fn value(&self, index: u32) -> &RawValue {
         &self.values[index as usize]
     }
@@ -298,6 +307,45 @@ pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
     serde_json::value::to_raw_value(value)
         .or_else(|error| serde_json::value::to_raw_value(&format!("<{error}>")))
         .unwrap_or_default()
+}
+
+/// JSON text with every character outside ASCII written as a `\u` escape (UTF-16 units, as JSON has
+/// them): the same JSON. ASCII text crosses to JS through the decoder's fast path and parses as a
+/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8.
+pub fn ascii_json(text: String) -> String {
+    if text.is_ascii() {
+        return text;
+    }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(text.len() * 2);
+    let mut rest = text.as_str();
+    // Runs of ASCII are copied whole; each other character becomes one or two escapes.
+    while let Some(at) = first_not_ascii(rest.as_bytes()) {
+        out.extend_from_slice(&rest.as_bytes()[..at]);
+        let Some(c) = rest[at..].chars().next() else { break };
+        let mut units = [0u16; 2];
+        for &unit in c.encode_utf16(&mut units).iter() {
+            let digits = [12, 8, 4, 0].map(|shift| HEX[usize::from((unit >> shift) & 0xf)]);
+            out.extend_from_slice(b"\\u");
+            out.extend_from_slice(&digits);
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    out.extend_from_slice(rest.as_bytes());
+    // Only ASCII bytes were written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Where the first byte outside ASCII is, looking at eight bytes at a time.
+fn first_not_ascii(bytes: &[u8]) -> Option<usize> {
+    let words = bytes.chunks_exact(8);
+    let skipped = words
+        .take_while(|word| {
+            u64::from_le_bytes((*word).try_into().unwrap_or([0x80; 8])) & 0x8080_8080_8080_8080 == 0
+        })
+        .count()
+        * 8;
+    bytes[skipped..].iter().position(|&byte| byte >= 0x80).map(|at| skipped + at)
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
@@ -466,8 +514,18 @@ impl Tables {
 
     // Scopes and host views are few (one per distinct set of bindings, one per host change):
     // a search costs less than a hash table's code.
-    fn scope(&mut self, bindings: Vec<u32>) -> u32 {
-        index_of(&mut self.done.scopes, bindings)
+    /// The scope of `locals`' bindings; most steps keep the scope of the call's previous step, `latest`.
+    fn scope(&mut self, latest: u32, locals: &[Slot]) -> u32 {
+        let scopes = &mut self.done.scopes;
+        let same =
+            |scope: &Vec<u32>| scope.iter().copied().eq(locals.iter().map(|slot| slot.binding));
+        if scopes.get(latest as usize).is_some_and(same) {
+            return latest;
+        }
+        scopes.iter().position(same).unwrap_or_else(|| {
+            scopes.push(locals.iter().map(|slot| slot.binding).collect());
+            scopes.len() - 1
+        }) as u32
     }
 
     fn host(&mut self, view: HostView) -> u32 {
@@ -708,8 +766,11 @@ pub fn step(
         let mut locals = Vec::with_capacity(probe.names.len());
         let mut changes = String::with_capacity(probe.names.len());
         let mut was = Vec::new();
-        for (&name, value) in probe.names.iter().zip(values) {
-            let earlier = frame.locals.iter().find(|slot| slot.name == name).copied();
+        for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
+            // Bindings come into scope in order, so a local is nearly always where it was.
+            let same_place = frame.locals.get(k).filter(|slot| slot.name == name);
+            let earlier = same_place.or_else(|| frame.locals.iter().find(|slot| slot.name == name));
+            let earlier = earlier.copied();
             let (slot, change) = match (value, earlier) {
                 // Moved away: no value any more, but the binding (and type) it had.
                 (None, Some(before)) => {
@@ -751,7 +812,7 @@ pub fn step(
             changes.push(if first { '.' } else { change });
         }
 
-        let scope = tables.scope(locals.iter().map(|slot| slot.binding).collect());
+        let scope = tables.scope(frame.scope, &locals);
         let values: Vec<Option<u32>> = locals.iter().map(|slot| slot.value).collect();
         let ran = frame.line;
         frame.line = Some(probe.line);
@@ -835,17 +896,17 @@ impl Recorder {
         if let Some(top) = self.frames.last_mut() {
             top.latest = index;
         }
-        let frames = self
-            .frames
-            .iter()
-            .map(|f| FrameAt { symbol: f.symbol, line: f.line.unwrap_or(0), step: f.latest })
-            .collect();
+        let (symbol, line) =
+            self.frames.last().map_or(("", 0), |f| (f.symbol, f.line.unwrap_or(0)));
+        let caller = self.frames.iter().rev().nth(1).map(|f| f.latest);
         let done = &mut self.tables.done;
         done.steps.push(Step {
             event,
             value,
             error,
-            frames,
+            symbol,
+            line,
+            caller,
             scope,
             values,
             changes,
@@ -931,6 +992,17 @@ mod tests {
             .iter()
             .any(|l| l.name == "text" && l.value.map(|v| v.get()) == Some("\"ab\"")));
         assert!(locals.iter().any(|l| l.name == "count" && l.value.map(|v| v.get()) == Some("1")));
+    }
+
+    #[test]
+    fn ascii_json_is_the_same_json_in_ascii() {
+        let text = r#"{"a":"读取源码","b":["x😀y","\u00e9é",1],"c":"plain"}"#.to_string();
+        let ascii = super::ascii_json(text.clone());
+        assert!(ascii.is_ascii());
+        assert!(ascii.contains(r"\u8bfb") && ascii.contains(r"\ud83d\ude00"), "{ascii}");
+        let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+        assert_eq!(parse(&ascii), parse(&text));
+        assert_eq!(super::ascii_json("[1,\"a\"]".into()), "[1,\"a\"]");
     }
 
     #[test]

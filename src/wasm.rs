@@ -12,9 +12,11 @@ use crate::{js_value, run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
+/// The text is ASCII (`ascii_json`), which JS decodes and parses faster.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
     let text =
         serde_json::to_string(value).map_err(|error| js_sys::Error::new(&error.to_string()))?;
+    let text = crate::trace::ascii_json(text);
     js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
 }
 

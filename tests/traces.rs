@@ -17,8 +17,8 @@ fn trace(figure: &str, scenario: &str, lang: Lang) -> Trace {
 
 /// The text of the line a step is on, from its function's listing.
 fn line_text(step: &Step) -> &'static str {
-    let listing = source(step.symbol()).unwrap();
-    listing.lines.iter().find(|l| l.no == step.line()).map(|l| l.text).unwrap_or("")
+    let listing = source(step.symbol).unwrap();
+    listing.lines.iter().find(|l| l.no == step.line).map(|l| l.text).unwrap_or("")
 }
 
 fn steps_at<'a>(steps: &'a [Step], text: &str) -> Vec<&'a Step> {
@@ -130,8 +130,9 @@ fn write_replace_assigns_once_and_the_state_changes_one_step_later() {
 #[test]
 fn write_steps_into_validate_and_format_and_back() {
     let t = trace("write", "replace", Lang::En);
-    let stacks: Vec<Vec<&str>> =
-        t.recording.steps.iter().map(|s| s.frames.iter().map(|f| f.symbol).collect()).collect();
+    let stacks: Vec<Vec<&str>> = (0..t.recording.steps.len() as u32)
+        .map(|i| t.recording.frames(i).iter().map(|f| f.symbol).collect())
+        .collect();
     assert_eq!(stacks[0], ["write_todos"]);
     assert_eq!(stacks[1], ["write_todos", "validate_todos"]);
     assert!(stacks.iter().any(|s| s == &["write_todos", "format_todos"]));
@@ -153,8 +154,7 @@ fn write_failures_never_reach_the_assignment_and_keep_the_old_plan() {
         assert!(steps_at(&t.recording.steps, ASSIGN).is_empty(), "{scenario}: the assignment ran");
         let last = t.recording.steps.last().unwrap();
         assert_eq!(
-            last.symbol(),
-            "write_todos",
+            last.symbol, "write_todos",
             "{scenario}: the error comes back out of validation"
         );
         assert_eq!((last.event, last.error.as_ref().map(|e| e.code)), (Event::Error, Some(code)));
@@ -164,7 +164,7 @@ fn write_failures_never_reach_the_assignment_and_keep_the_old_plan() {
             .recording
             .steps
             .iter()
-            .any(|s| s.symbol() == "validate_todos"
+            .any(|s| s.symbol == "validate_todos"
                 && s.error.as_ref().is_some_and(|e| e.code == code)));
     }
 }
@@ -291,7 +291,7 @@ fn every_step_is_on_a_step_line_of_its_function() {
     for figure in FIGURES {
         for scenario in figures::scenarios(figure.id.name(), Lang::En).unwrap() {
             for step in trace(figure.id.name(), scenario.id, Lang::En).recording.steps {
-                let (symbol, line) = (step.symbol(), step.line());
+                let (symbol, line) = (step.symbol, step.line);
                 let listing = source(symbol).unwrap();
                 let found = listing.lines.iter().find(|l| l.no == line);
                 let found = found.unwrap_or_else(|| panic!("{symbol} {line} not listed"));
@@ -417,9 +417,10 @@ fn lang_of(name: &str) -> Lang {
 #[test]
 fn each_step_carries_its_frames_with_the_callers_line() {
     let t = trace("write", "replace", Lang::En);
-    let call = t.recording.steps.iter().find(|s| s.symbol() == "validate_todos").unwrap();
+    let at = t.recording.steps.iter().position(|s| s.symbol == "validate_todos").unwrap();
+    let call = &t.recording.steps[at];
     assert!(matches!(call.event, Event::Call));
-    let caller = call.frames[0];
+    let caller = t.recording.frames(at as u32)[0];
     assert_eq!(caller.symbol, "write_todos");
     let listing = source("write_todos").unwrap();
     let text = listing.lines.iter().find(|l| l.no == caller.line).unwrap().text;
@@ -427,8 +428,8 @@ fn each_step_carries_its_frames_with_the_callers_line() {
     // The line just run is the call's previous step's line; a call's first step has none.
     assert_eq!(call.ran, None);
     for pair in t.recording.steps.windows(2) {
-        if pair[1].frames.len() == pair[0].frames.len() && matches!(pair[1].event, Event::Line) {
-            assert_eq!(pair[1].ran, Some(pair[0].line()));
+        if pair[1].caller == pair[0].caller && matches!(pair[1].event, Event::Line) {
+            assert_eq!(pair[1].ran, Some(pair[0].line));
         }
     }
 }
@@ -499,22 +500,32 @@ fn a_changed_local_or_entry_carries_its_previous_value() {
     assert_eq!(view.was, [old.entries[1]]);
 }
 
-/// Each frame names its call's latest step: the step itself for the current call, for a caller
-/// the step at its line of the call, so the page can show a caller's locals.
+/// A step's `caller` is its caller's latest step: the step at the line of the call, in the caller's
+/// function, after which the caller recorded nothing until this call returned; the frames that chain
+/// gives name each call's latest step, the step itself last.
 #[test]
-fn each_frame_names_its_calls_latest_step() {
+fn each_caller_is_the_callers_latest_step() {
     for (name, t) in every_trace() {
         let steps = &t.recording.steps;
         for (i, step) in steps.iter().enumerate() {
-            let (current, callers) = step.frames.split_last().unwrap();
-            assert_eq!(current.step as usize, i, "{name}");
-            for (depth, caller) in callers.iter().enumerate() {
-                let at = &steps[caller.step as usize];
-                assert!((caller.step as usize) < i, "{name}");
-                assert_eq!(at.frames.len(), depth + 1, "{name}: the caller's own step");
-                assert_eq!(
-                    at.frames.last().map(|f| (f.symbol, f.line)),
-                    Some((caller.symbol, caller.line))
+            let frames = t.recording.frames(i as u32);
+            let current = frames.last().unwrap();
+            assert_eq!(
+                (current.step as usize, current.symbol, current.line),
+                (i, step.symbol, step.line)
+            );
+            let Some(caller) = step.caller else {
+                assert_eq!(frames.len(), 1, "{name}");
+                continue;
+            };
+            assert!((caller as usize) < i, "{name}");
+            assert!(matches!(steps[caller as usize].event, Event::Call | Event::Line), "{name}");
+            // Every step in between is deeper than the caller: it ran inside this call.
+            for between in caller + 1..i as u32 {
+                let chain = t.recording.frames(between);
+                assert!(
+                    chain.iter().any(|f| f.step == caller) && chain.len() > frames.len() - 1,
+                    "{name}"
                 );
             }
         }

@@ -3,7 +3,7 @@
 import { createEditor } from './editor.js';
 import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
 import {
-  IDLE, breakpointHits, breakpointKey, callStack, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
+  IDLE, breakpointHits, breakpointKey, callStack, framesAt, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
 } from './replay.js';
 import { editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
@@ -473,7 +473,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
 
     // Each pane's key names the trace and the indices its step refers to: equal keys, equal panes.
     // A caller chosen in the call stack shows its locals as at its latest step (Rust gives that step's index).
-    const picked = step && state.frame !== null ? step.frames[state.frame] : null;
+    const picked = step && state.frame !== null ? framesAt(steps, pos)[state.frame] : null;
     if (picked) {
       const at = steps[picked.step];
       draw(panes.locals, `${id}|frame|${picked.step}`, () => [

@@ -4,7 +4,8 @@
 // A position is -1 (not started), 0..n-1 (paused at steps[i]) or n (finished; the entry has printed its
 // output). Steps with event "call" or "line" are about to run their line; "return" and "error" steps
 // report a function that has just returned, their line being the last one it ran. Everything else a pane
-// shows (frames, the line just run, what changed) is decided in Rust and read here as it is.
+// shows (the calls, the line just run, what changed) is decided in Rust and read here as it is: a step names its
+// function and line, and its caller's step (`caller`), so the active calls are that chain.
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Step} Step */
@@ -19,12 +20,16 @@
 
 export const IDLE = -1;
 
-const depth = (/** @type {Step} */ step) => step.frames.length;
+/** How many calls are active at steps[i]: the chain of callers' steps. @param {Step[]} steps @param {number} i */
+function depth(steps, i) {
+  let calls = 0;
+  for (let at = /** @type {number | undefined} */ (i); at !== undefined; at = steps[at].caller) calls++;
+  return calls;
+}
 const aboutToRun = (/** @type {Step} */ step) => step.event === 'call' || step.event === 'line';
 
-/** The current function of a step and its line. @param {Step} step @returns {Frame} */
-// A step always has its own frame (CONTRACT.md: the last is the current function).
-export const here = (step) => /** @type {Frame} */ (step.frames.at(-1));
+/** The current function of a step and its line (the step carries both). @param {Step} step @returns {{symbol: string, line: number}} */
+export const here = (step) => step;
 
 /** The key of a breakpoint, also its form in the URL: `validate_todos.152`. */
 export const breakpointKey = (/** @type {string} */ symbol, /** @type {number} */ line) => `${symbol}.${line}`;
@@ -37,11 +42,11 @@ export const eventKey = (/** @type {string} */ event) => `on:${event}`;
  * breakpoint on the first step after the host made that decision (Rust put it there).
  */
 export const hits = (/** @type {Step} */ step, /** @type {Breakpoints} */ breakpoints) =>
-  (aboutToRun(step) && breakpoints.has(breakpointKey(here(step).symbol, here(step).line))) ||
+  (aboutToRun(step) && breakpoints.has(breakpointKey(step.symbol, step.line))) ||
   (step.decisions?.some((event) => breakpoints.has(eventKey(event))) ?? false);
 
 /** The symbols a trace passes through: its function and the ones it calls. @param {Trace} trace */
-export const tracedSymbols = (trace) => new Set(trace.steps.flatMap((step) => step.frames.map((frame) => frame.symbol)));
+export const tracedSymbols = (trace) => new Set(trace.steps.map((step) => step.symbol));
 
 /**
  * Lines where a step can pause (`step` in the listing), per symbol: the only lines that accept a breakpoint.
@@ -53,10 +58,10 @@ export const breakableLines = (listings) =>
 
 /**
  * The first step after `pos` where `stop` holds, else the end.
- * @param {Step[]} steps @param {number} pos @param {(step: Step) => boolean} stop
+ * @param {Step[]} steps @param {number} pos @param {(step: Step, i: number) => boolean} stop
  */
 function firstAfter(steps, pos, stop) {
-  for (let i = pos + 1; i < steps.length; i++) if (stop(steps[i])) return i;
+  for (let i = pos + 1; i < steps.length; i++) if (stop(steps[i], i)) return i;
   return steps.length;
 }
 
@@ -72,7 +77,7 @@ const finished = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => pos
 const stepUp = (up) => (steps, pos, breakpoints) =>
   pos === IDLE || finished(steps, pos)
     ? Math.min(pos + 1, steps.length)
-    : firstAfter(steps, pos, (s) => depth(s) <= depth(steps[pos]) - up || hits(s, breakpoints));
+    : firstAfter(steps, pos, (s, i) => depth(steps, i) <= depth(steps, pos) - up || hits(s, breakpoints));
 
 /** Where each command moves the position. Stepping from "not started" pauses at the first step. @type {Record<Command, Move>} */
 export const commands = {
@@ -117,8 +122,21 @@ export function markers(steps, pos) {
   return { next: here(step).line, ran: step.ran ?? null };
 }
 
+/**
+ * The active calls at `pos`, outermost first, each with the line it is at (callers: the line of the call) and its
+ * latest step (a caller's: the step at that line, with the caller's locals); none when not started or finished.
+ * @param {Step[]} steps @param {number} pos @returns {Frame[]}
+ */
+export function framesAt(steps, pos) {
+  const frames = [];
+  for (let at = stepAt(steps, pos) ? pos : undefined; at !== undefined; at = steps[at].caller) {
+    frames.push({ symbol: steps[at].symbol, line: steps[at].line, step: at });
+  }
+  return frames.reverse();
+}
+
 /** The active calls, innermost first, each with the line it is at (callers: the line of the call). */
-export const callStack = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => [...(stepAt(steps, pos)?.frames ?? [])].reverse();
+export const callStack = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => framesAt(steps, pos).reverse();
 
 /**
  * The current call's locals, each marked as Rust marked it against the call's previous step.

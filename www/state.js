@@ -3,7 +3,7 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
-import { IDLE, breakableLines, breakpointKey, commands, eventKey, tracedSymbols } from './replay.js';
+import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Data} Data */
@@ -151,7 +151,7 @@ export function reduce(state, action) {
       return { ...state, breakpoints: new Set(keys) };
     }
     case 'frame': {
-      const frames = shownTrace(state).steps[state.pos]?.frames ?? [];
+      const frames = framesAt(shownTrace(state).steps, state.pos);
       // The current call is the last frame: choosing it is the same as choosing none.
       const index = action.index !== null && action.index < frames.length - 1 ? action.index : null;
       return index === state.frame ? state : { ...state, frame: index };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readLink, writeLink } from '../../www/link.js';
 import {
-  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, commands, here,
+  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, framesAt, commands, here,
   hostAt, localsOf, markers, outputAt, shownSymbol, status, tracedSymbols,
 } from '../../www/replay.js';
 import { loadModule } from './helpers.mjs';
@@ -43,7 +43,7 @@ describe('stepping over write/replace', () => {
   test('step into enters validate_todos; step out comes back to the next line of write_todos', () => {
     const inside = commands['step-into'](steps, 0, none);
     assert.equal(here(steps[inside]).symbol, 'validate_todos');
-    assert.deepEqual(steps[inside].frames.map((f) => f.symbol), ['write_todos', 'validate_todos']);
+    assert.deepEqual(framesAt(steps, inside).map((f) => f.symbol), ['write_todos', 'validate_todos']);
     const back = commands['step-out'](steps, inside + 3, none);
     assert.deepEqual(at(steps, back), { symbol: 'write_todos', line: lineOf('write_todos', 'let rendered'), event: 'line' });
   });

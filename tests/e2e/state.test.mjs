@@ -1,7 +1,7 @@
 // Unit tests (in node) of a figure's state and its reducer (www/state.js), over real traces from the wasm module.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { IDLE, breakpointHits, breakpointKey, here } from '../../www/replay.js';
+import { IDLE, breakpointHits, breakpointKey, framesAt, here } from '../../www/replay.js';
 import { editorText, keptOf, openState, placeOf, reduce, scenarioText, settingOf, showsRefusal, shownTrace } from '../../www/state.js';
 import { loadModule } from './helpers.mjs';
 
@@ -88,11 +88,12 @@ describe('the reducer', () => {
     let { state } = open('write');
     state = reduce(state, { type: 'command', command: 'step-into' });
     state = reduce(state, { type: 'command', command: 'step-into' });
-    const step = shownTrace(state).steps[state.pos];
-    assert.equal(step.frames.length, 2, 'inside validate_todos');
+    const steps = shownTrace(state).steps;
+    const frames = framesAt(steps, state.pos);
+    assert.equal(frames.length, 2, 'inside validate_todos');
     const picked = reduce(state, { type: 'frame', index: 0 });
     assert.equal(picked.frame, 0);
-    assert.equal(shownTrace(state).steps[step.frames[0].step].frames.length, 1, "the caller's own step");
+    assert.equal(framesAt(steps, frames[0].step).length, 1, "the caller's own step");
     assert.equal(reduce(picked, { type: 'frame', index: 1 }).frame, null, 'the current call');
     assert.equal(reduce(picked, { type: 'command', command: 'step-into' }).frame, null, 'a move goes back to the current call');
     assert.equal(reduce(picked, { type: 'frame', index: 0 }), picked, 'the same choice is the same state');
