@@ -3,7 +3,7 @@
 // Usage: node bench/loop.mjs [BASE_WWW]  (BASE_WWW: a www/ without the loop figure, for the byte difference)
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { startBrowser } from '../tests/e2e/helpers.mjs';
+import { allFiguresReady, startBrowser } from '../tests/e2e/helpers.mjs';
 
 const root = new URL('../www/', import.meta.url).pathname;
 const base = process.argv[2];
@@ -25,7 +25,7 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const env = await startBrowser();
 const page = await (await env.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 await page.goto(`${env.origin}/?lang=en`);
-await page.waitForFunction(() => document.querySelectorAll('[data-figure-pending]').length === 0 && document.querySelectorAll('[data-figure] [data-status]').length === 4);
+await allFiguresReady(page);
 const cost = await page.evaluate(async () => {
   const api = await import('./pkg/todo_trace.js');
   const perStep = (figure, scenario) => {
@@ -40,8 +40,18 @@ const cost = await page.evaluate(async () => {
     times.sort((a, b) => a - b);
     return { ms: times[15], steps, us: (times[15] * 1000) / steps };
   };
-  const out = { 'validate/valid': perStep('validate', 'valid') };
-  for (const id of ['allow', 'deny', 'maintenance', 'budget', 'skip', 'claim', 'rejected', 'nag']) out[`loop/${id}`] = perStep('loop', id);
+  const loops = ['allow', 'deny', 'maintenance', 'budget', 'skip', 'claim', 'rejected', 'nag'];
+  // Timed first, before anything is warm, validate/valid runs partly on the engine's baseline tiers (wasm's
+  // Liftoff, unoptimized glue) while the loop scenarios after it run on optimized code: that made its cost per
+  // step look higher and the loop's ratio lower (1.2-1.8x) than bench/run.mjs, which warms every case up for
+  // 3 s first. Both are printed; the budget is judged on the warm one.
+  const cold = perStep('validate', 'valid');
+  for (const start = performance.now(); performance.now() - start < 3000; ) {
+    api.trace('validate', 'valid', 'en');
+    for (const id of loops) api.trace('loop', id, 'en');
+  }
+  const out = { 'validate/valid (cold, timed first)': cold, 'validate/valid': perStep('validate', 'valid') };
+  for (const id of loops) out[`loop/${id}`] = perStep('loop', id);
   return out;
 });
 const baseUs = cost['validate/valid'].us;
@@ -49,7 +59,8 @@ for (const [id, c] of Object.entries(cost)) console.log(`${id}: ${c.ms.toFixed(2
 
 // Step latency: Step into through the whole allow run, timed from the click to the moved mark (render is synchronous).
 const latencies = await page.evaluate(() => {
-  const loop = document.querySelector('[data-figure="loop"]');
+  // Each figure draws into the shadow root of its <todo-trace-figure>.
+  const loop = /** @type {Element} */ ([...document.querySelectorAll('todo-trace-figure')].map((f) => f.shadowRoot?.querySelector('[data-figure="loop"]')).find(Boolean));
   const button = loop.querySelector('[data-action="step-into"]');
   const times = [];
   for (let i = 0; i < 300; i++) {
