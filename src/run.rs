@@ -12,7 +12,7 @@ use crate::figures::{
 use crate::input::{self, InputError};
 use crate::lesson::{validate_todos, Lang, State, TodoError};
 use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
-use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings};
+use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot};
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]
@@ -30,6 +30,45 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+}
+
+impl Trace {
+    /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
+    /// equal), with the steps written by [`trace::write_steps`] rather than through serde.
+    pub fn to_json(&self) -> String {
+        let mut out = Vec::with_capacity(64 * self.recording.steps.len() + 1024);
+        let r = &self.recording;
+        let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
+            out.extend_from_slice(if out.is_empty() { b"{\"" } else { b",\"" });
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\":");
+            value.write_json(out);
+        };
+        put(&mut out, "figure", &self.figure);
+        put(&mut out, "scenario", &self.scenario);
+        put(&mut out, "ran", &self.ran);
+        put(&mut out, "data", &self.data);
+        put(&mut out, "values", &r.values);
+        put(&mut out, "bindings", &r.bindings);
+        put(&mut out, "scopes", &r.scopes);
+        put(&mut out, "hosts", &r.hosts);
+        out.extend_from_slice(b",\"steps\":");
+        trace::write_steps(&r.steps, &mut out);
+        put(&mut out, "output", &r.output);
+        if !r.requests.is_empty() {
+            put(&mut out, "requests", &r.requests);
+        }
+        if let Some(effect) = &r.effect {
+            put(&mut out, "effect", effect);
+        }
+        put(&mut out, "result", &self.result);
+        if let Some(claims) = &self.claims {
+            put(&mut out, "claims", claims);
+        }
+        out.push(b'}');
+        // Every part is UTF-8: serde_json's text, and ASCII.
+        String::from_utf8(out).unwrap_or_default()
+    }
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.

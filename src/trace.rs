@@ -336,6 +336,111 @@ pub fn ascii_json(text: String) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// `steps` as JSON text into `out`, exactly as serde_json writes the derived `Serialize` of a
+/// `Vec<Step>` (a test holds them equal), but written directly: a trace's steps are most of its
+/// text, and serde spends most of its time on their keys, which never need escaping.
+pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (i, step) in steps.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        step.write_text(out);
+    }
+    out.push(b']');
+}
+
+impl Step {
+    fn write_text(&self, out: &mut Vec<u8>) {
+        let event = match self.event {
+            Event::Call => "call",
+            Event::Line => "line",
+            Event::Return => "return",
+            Event::Error => "error",
+            Event::Truncated => "truncated",
+        };
+        out.extend_from_slice(b"{\"event\":\"");
+        out.extend_from_slice(event.as_bytes());
+        out.push(b'"');
+        if let Some(value) = self.value {
+            field(out, "value", value);
+        }
+        if let Some(error) = &self.error {
+            out.extend_from_slice(b",\"error\":");
+            Snapshot::write_json(error, out);
+        }
+        // A symbol is a Rust identifier: nothing in it needs escaping.
+        out.extend_from_slice(b",\"symbol\":\"");
+        out.extend_from_slice(self.symbol.as_bytes());
+        out.push(b'"');
+        field(out, "line", self.line);
+        if let Some(caller) = self.caller {
+            field(out, "caller", caller);
+        }
+        field(out, "scope", self.scope);
+        out.extend_from_slice(b",\"values\":");
+        list(out, &self.values);
+        // Marks are `.`, `+`, `~` and `m`.
+        out.extend_from_slice(b",\"changes\":\"");
+        out.extend_from_slice(self.changes.as_bytes());
+        out.push(b'"');
+        if !self.was.is_empty() {
+            out.extend_from_slice(b",\"was\":");
+            list(out, &self.was);
+        }
+        field(out, "host", self.host);
+        if let Some(ran) = self.ran {
+            field(out, "ran", ran);
+        }
+        if self.output_lines > 0 {
+            out.extend_from_slice(b",\"outputLines\":");
+            number(out, self.output_lines as u64);
+        }
+        if !self.decisions.is_empty() {
+            out.extend_from_slice(b",\"decisions\":");
+            Snapshot::write_json(&self.decisions, out);
+        }
+        out.push(b'}');
+    }
+}
+
+/// `,"name":n`.
+fn field(out: &mut Vec<u8>, name: &str, n: u32) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"\":");
+    number(out, u64::from(n));
+}
+
+/// `[1,null,2]`.
+fn list(out: &mut Vec<u8>, items: &[Option<u32>]) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        match item {
+            Some(n) => number(out, u64::from(*n)),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    out.push(b']');
+}
+
+fn number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// Where the first byte outside ASCII is, looking at eight bytes at a time.
 fn first_not_ascii(bytes: &[u8]) -> Option<usize> {
     let words = bytes.chunks_exact(8);
@@ -468,12 +573,13 @@ impl Tables {
     fn value(&mut self, value: &dyn Snapshot) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
-        self.intern(value)
+        self.intern(|_| value.json())
     }
 
     /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
-    /// as serde_json writes a sequence, so it is copied rather than serialized again.
-    fn list_value(&mut self, entries: &[u32], value: &dyn Snapshot) -> u32 {
+    /// as serde_json writes a sequence, so it is copied rather than serialized again (also when it is new:
+    /// a list of the entries' raw texts serializes as exactly that).
+    fn list_value(&mut self, entries: &[u32]) -> u32 {
         self.scratch.clear();
         self.scratch.push(b'[');
         for (i, &entry) in entries.iter().enumerate() {
@@ -483,11 +589,15 @@ impl Tables {
             self.scratch.extend_from_slice(self.done.values[entry as usize].get().as_bytes());
         }
         self.scratch.push(b']');
-        self.intern(value)
+        self.intern(|done| {
+            raw_json(
+                &entries.iter().map(|&entry| &*done.values[entry as usize]).collect::<Vec<_>>(),
+            )
+        })
     }
 
-    /// The index of the text in `scratch` (which is `value`'s JSON), stored if it is new.
-    fn intern(&mut self, value: &dyn Snapshot) -> u32 {
+    /// The index of the text in `scratch`, stored if it is new as `json` makes it (the same text).
+    fn intern(&mut self, json: impl FnOnce(&Recording) -> Json) -> u32 {
         let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
@@ -498,7 +608,8 @@ impl Tables {
             }
         }
         let index = values.len() as u32;
-        values.push(value.json());
+        let json = json(&self.done);
+        self.done.values.push(json);
         self.values.insert(at, (hash, index));
         index
     }
@@ -579,9 +690,8 @@ struct Frame {
     /// What the latest step's statement mentions: the bindings that may differ at the next one.
     mentions: &'static [&'static str],
     locals: Vec<Slot>,
-    /// The latest step's scope and values, reused by the `return` or `error` step.
+    /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
     scope: u32,
-    values: Vec<Option<u32>>,
     /// The index of the latest step.
     latest: u32,
 }
@@ -720,7 +830,6 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 mentions: &[],
                 locals: Vec::new(),
                 scope: 0,
-                values: Vec::new(),
                 latest: 0,
             });
             true
@@ -788,7 +897,7 @@ pub fn step(
                     let entries =
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
                     let index = match entries {
-                        Some((_, entries)) => tables.list_value(entries, *value),
+                        Some((_, entries)) => tables.list_value(entries),
                         None => tables.value(*value),
                     };
                     let slot = Slot {
@@ -819,7 +928,6 @@ pub fn step(
         frame.mentions = probe.mentions;
         frame.locals = locals;
         frame.scope = scope;
-        frame.values = values.clone();
         r.push(None, scope, values, changes, was, ran);
     });
 }
@@ -845,7 +953,8 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Endin
             }
             let Some(top) = r.frames.last() else { return };
             let Some(line) = top.line else { return };
-            let (scope, values) = (top.scope, top.values.clone());
+            let (scope, values) =
+                (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
             let ending = Some(ending(&mut r.tables, r.lang));
             r.push(ending, scope, values, changes, Vec::new(), Some(line));

@@ -610,3 +610,27 @@ fn golden_text(trace: &Trace) -> String {
     assert!(compact.contains(&all_steps));
     compact.replacen(&all_steps, &one_per_line, 1) + "\n"
 }
+
+/// The page gets `Trace::to_json`, whose steps are written by hand: it must be exactly the text
+/// serde_json makes of the derived `Serialize` (which the golden files pin), for every scenario, for
+/// input that ran, that failed a rule, that was refused, and for a trace cut at the step limit.
+#[test]
+fn the_hand_written_json_is_serde_jsons() {
+    let mut all = every_trace();
+    let inputs = [
+        (
+            "validate",
+            r#"[{"id": "1", "content": "Ünïcode \"quoted\" \u0007", "status": "pending"}]"#,
+        ),
+        ("write", "[{'id': '1', 'content': 'a', 'status': 'done'}]"),
+        ("prepare", "not data"),
+    ];
+    for (figure, text) in inputs {
+        all.push((format!("{figure}-input"), run::trace_input(figure, text, Lang::En).unwrap()));
+    }
+    let short = Settings { limit: 5, ..Settings::default() };
+    all.push(("cut".into(), run::trace_with("loop", "allow", Lang::Zh, short).unwrap()));
+    for (name, t) in all {
+        assert_eq!(t.to_json(), serde_json::to_string(&t).unwrap(), "{name}");
+    }
+}
