@@ -4,7 +4,7 @@
 
 use js_sys::{Array, Date, Function, Reflect, JSON};
 use todo_trace::wasm;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -161,4 +161,27 @@ fn unknown_figures_languages_and_the_loop_throw() {
     // And the module still works.
     let trace = timed("write", &js("[{id: '1', content: 'x', status: 'pending'}]"));
     assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
+}
+
+/// The patched serde-wasm-bindgen (vendor/serde-wasm-bindgen/PATCHED.md) still says what it found,
+/// a float written by JavaScript, though Rust's float formatting is no longer in the module.
+#[wasm_bindgen_test]
+fn conversion_errors_still_name_what_was_found() {
+    let message = |value: JsValue| {
+        let error = serde_wasm_bindgen::from_value::<String>(value).expect_err("not a string");
+        JsValue::from(error).unchecked_into::<js_sys::Error>().message().as_string().unwrap()
+    };
+    assert_eq!(
+        message(JsValue::from_f64(1.5)),
+        "invalid type: floating point `1.5`, expected a string"
+    );
+    assert_eq!(
+        message(JsValue::from_f64(1e21)),
+        "invalid type: floating point `1e+21`, expected a string"
+    );
+    assert_eq!(message(JsValue::TRUE), "invalid type: boolean `true`, expected a string");
+    let error =
+        serde_wasm_bindgen::from_value::<u8>(JsValue::from_str("7")).expect_err("not a number");
+    let message = JsValue::from(error).unchecked_into::<js_sys::Error>().message();
+    assert_eq!(message, "invalid type: string \"7\", expected u8");
 }
