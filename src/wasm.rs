@@ -13,8 +13,20 @@ use crate::{js_value, run, source};
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
-    let text =
-        serde_json::to_string(value).map_err(|error| js_sys::Error::new(&error.to_string()))?;
+    parse(serde_json::to_string(value))
+}
+
+/// A trace for JS, or the error: one copy of the trace's serialization and drop for the three
+/// functions that return one.
+#[inline(never)]
+fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
+    to_js(&trace?)
+}
+
+/// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
+#[inline(never)]
+fn parse(text: serde_json::Result<String>) -> Result<JsValue, js_sys::Error> {
+    let text = text.map_err(|error| js_sys::Error::new(&error.to_string()))?;
     js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
 }
 
@@ -67,7 +79,7 @@ pub fn trace(
 ) -> Result<JsValue, js_sys::Error> {
     let figure_id = string("figureId", figure_id)?;
     let scenario_id = string("scenarioId", scenario_id)?;
-    to_js(&run::trace(&figure_id, &scenario_id, language(lang)?)?)
+    trace_js(run::trace(&figure_id, &scenario_id, language(lang)?))
 }
 
 /// Runs a figure on the reader's own text (JSON or a Python literal), which replaces the part of the
@@ -89,9 +101,9 @@ pub fn trace_input(
     let units = js_text.length() as usize;
     if units > MAX_INPUT_BYTES {
         let error = InputError::TooLarge { bytes: units };
-        return to_js(&run::refused_input(&figure_id, &error, lang)?);
+        return trace_js(run::refused_input(&figure_id, &error, lang));
     }
-    to_js(&run::trace_input(&figure_id, &String::from(js_text), lang)?)
+    trace_js(run::trace_input(&figure_id, &String::from(js_text), lang))
 }
 
 /// Ids, symbols and languages are cut to this many UTF-16 units before they are copied into wasm:
@@ -101,6 +113,7 @@ const MAX_NAME_UNITS: u32 = 256;
 /// The text of the string argument `name`, at most [`MAX_NAME_UNITS`] long. The parameters are
 /// `JsValue`s, checked here, because wasm-bindgen's own `&str` conversion trusts the caller: given
 /// a number or an object it reads memory at a made-up address, traps, or leaks what it copied.
+#[inline(never)]
 fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
     match value.dyn_ref::<JsString>() {
         Some(text) => Ok(text.slice(0, MAX_NAME_UNITS).as_string().unwrap_or_default()),
@@ -110,6 +123,7 @@ fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
 
 /// "figureId must be a string, not number": names the value's type (as `typeof` does, but telling
 /// null and arrays apart), never the value, which may be huge or have getters that run code.
+#[inline(never)]
 fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
     let kind = if value.is_null() {
         "null".into()
@@ -121,6 +135,7 @@ fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
     js_sys::Error::new(&format!("{name} must be a string, not {kind}"))
 }
 
+#[inline(never)]
 fn language(lang: &JsValue) -> Result<Lang, js_sys::Error> {
     Ok(figures::parse_lang(&string("lang", lang)?)?)
 }
@@ -144,5 +159,5 @@ pub fn trace_value(
             js_value::ValueError::NotData { path: String::new(), what }.info(lang)
         })
     });
-    to_js(&run::trace_value(&figure_id, given, lang)?)
+    trace_js(run::trace_value(&figure_id, given, lang))
 }
