@@ -599,3 +599,18 @@ fn golden_text(trace: &Trace) -> String {
     assert!(compact.contains(&all_steps));
     compact.replacen(&all_steps, &one_per_line, 1) + "\n"
 }
+
+/// A value that does not serialize is shown as such in a trace, not dropped or panicked on.
+#[test]
+fn a_value_that_does_not_serialize_is_named_so() {
+    struct Broken;
+    impl serde::Serialize for Broken {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("broken"))
+        }
+    }
+    assert_eq!(todo_trace::trace::raw_json(&Broken).get(), r#""<not serializable>""#);
+    let mut out = Vec::new();
+    todo_trace::trace::Snapshot::write_json(&Broken, &mut out);
+    assert_eq!(out, br#""<not serializable>""#);
+}
