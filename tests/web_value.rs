@@ -118,6 +118,28 @@ fn size_is_limited_at_sixty_four_kib_of_json() {
 }
 
 #[wasm_bindgen_test]
+fn numbers_count_as_serde_json_writes_them() {
+    // [12345,"…"]: 5 digits; 2 ** 53 is not a safe integer, so it is the float 9007199254740992.0
+    // (18 characters); 1.5 is 3.
+    assert_ran(&js("[12345, 'x'.repeat(65526)]"));
+    assert_refused(&js("[12345, 'x'.repeat(65527)]"), "input_too_large");
+    assert_ran(&js("[2 ** 53, 'x'.repeat(65513)]"));
+    assert_refused(&js("[2 ** 53, 'x'.repeat(65514)]"), "input_too_large");
+    assert_ran(&js("[1.5, 'x'.repeat(65528)]"));
+    assert_refused(&js("[1.5, 'x'.repeat(65529)]"), "input_too_large");
+}
+
+#[wasm_bindgen_test]
+fn a_refusal_names_the_path_with_keys_as_json_strings() {
+    let trace = timed("validate", &js(r#"[{id: '1', 'two words': {'"q"': undefined}}]"#));
+    let message = get(&get(&get(&trace, "result"), "error"), "message").as_string().unwrap();
+    assert_eq!(
+        message,
+        r#"At the value's [0]["two words"]["\"q\""]: undefined (or a hole in an array), which is not JSON data."#
+    );
+}
+
+#[wasm_bindgen_test]
 fn what_json_does_not_hold_is_refused() {
     for expression in [
         "[() => 1]",
