@@ -202,6 +202,7 @@ fn conversion_errors_still_name_what_was_found() {
         "invalid type: floating point `1e+21`, expected a string"
     );
     assert_eq!(message(JsValue::TRUE), "invalid type: boolean `true`, expected a string");
+    assert_eq!(message(js("new Set()")), "invalid type: object, expected a string");
     let error =
         serde_wasm_bindgen::from_value::<u8>(JsValue::from_str("7")).expect_err("not a number");
     let message = JsValue::from(error).unchecked_into::<js_sys::Error>().message();

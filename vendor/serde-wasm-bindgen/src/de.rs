@@ -231,7 +231,8 @@ impl Deserializer {
             bytes = v;
             de::Unexpected::Bytes(&bytes)
         } else {
-            string = format!("{:?}", self.value);
+            // todo-trace's patch (see PATCHED.md): `typeof`, not the `Debug` text and its JS glue.
+            string = self.value.js_typeof().as_string().unwrap_or_default();
             de::Unexpected::Other(&string)
         };
 

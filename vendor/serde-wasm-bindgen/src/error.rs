@@ -38,7 +38,7 @@ impl serde::de::Error for Error {
 
     // todo-trace's patch (see PATCHED.md): these two replace serde's defaults, which format the
     // `Unexpected` with its own `Display`, whose float arm brings Rust's float formatting (about
-    // 24 KB of wasm) into every module that deserializes. A float is written by JavaScript instead.
+    // 22 KB of wasm) into every module that deserializes. A float is written by JavaScript instead.
     fn invalid_type(unexp: serde::de::Unexpected, exp: &dyn serde::de::Expected) -> Self {
         Error::new(format_args!("invalid type: {}, expected {}", Unexpected(unexp), exp))
     }
