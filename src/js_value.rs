@@ -137,12 +137,14 @@ impl Walk {
         if !number.is_finite() {
             return Err(self.refuse(NotData::NotFinite));
         }
+        // serde_json writes into a Vec here as for a trace's values; `Value`'s `Display` would bring
+        // an adapter of its own.
         let written = if JsNumber::is_safe_integer(value) {
-            Value::from(number as i64).to_string()
+            serde_json::to_vec(&(number as i64))
         } else {
-            Value::from(number).to_string()
+            serde_json::to_vec(&number)
         };
-        self.add(written.len())
+        self.add(written.map_or(0, |written| written.len())) // writing a number cannot fail
     }
 
     /// Counts a string and returns it. Each UTF-16 unit is at least one byte of UTF-8, so a string
@@ -203,7 +205,7 @@ fn path_part(key: &str) -> String {
     if name {
         format!(".{key}")
     } else {
-        format!("[{}]", Value::from(key))
+        format!("[{}]", serde_json::to_string(key).unwrap_or_default())
     }
 }
 

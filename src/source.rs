@@ -12,52 +12,83 @@ const LESSON: (&str, &str) = ("src/lesson.rs", include_str!("lesson.rs"));
 const ENTRIES: (&str, &str) = ("src/entries.rs", include_str!("entries.rs"));
 const AGENT: (&str, &str) = ("src/agent.rs", include_str!("agent.rs"));
 
-/// A function the page can list: its file (path from the repository root, and the text compiled),
-/// its first and last line as the compiler spans them, and the lines that hold a step.
+/// A function the page can list: its file (path from the repository root), its first and last
+/// line as the compiler spans them, the text of those lines, and the lines that hold a step.
 struct Listed {
     symbol: &'static str,
-    file: (&'static str, &'static str),
+    file: &'static str,
     lines: (u32, u32),
+    text: &'static str,
     steps: &'static [u32],
+}
+
+/// Lines `first..=last` of the compiled file, cut at compile time into an array of their own, so
+/// the module holds only the listed lines and not the whole file (its imports, docs, other items).
+macro_rules! listed {
+    ($symbol:ident, $file:expr, $lines:expr, $steps:expr) => {{
+        const FILE: (&str, &str) = $file;
+        const LINES: (u32, u32) = $lines;
+        const SPAN: (usize, usize) = line_span(FILE.1, LINES);
+        const BYTES: [u8; SPAN.1 - SPAN.0] = copy_bytes(FILE.1, SPAN.0);
+        const TEXT: &str = match std::str::from_utf8(&BYTES) {
+            Ok(text) => text,
+            Err(_) => panic!("a listing cut inside a character"),
+        };
+        Listed {
+            symbol: stringify!($symbol),
+            file: FILE.0,
+            lines: LINES,
+            text: TEXT,
+            steps: $steps,
+        }
+    }};
+}
+
+/// The byte range of lines `first..=last` (1-based) of `text`, without the last line's line break.
+/// A function's span always lies within its file; a range outside it fails the build.
+const fn line_span(text: &str, (first, last): (u32, u32)) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let (mut line, mut at, mut start) = (1, 0, None);
+    while at < bytes.len() {
+        if line == first && start.is_none() {
+            start = Some(at);
+        }
+        if bytes[at] == b'\n' {
+            if line == last {
+                break;
+            }
+            line += 1;
+        }
+        at += 1;
+    }
+    match start {
+        Some(start) if line == last => (start, at),
+        _ => panic!("a listing's lines lie outside its file"),
+    }
+}
+
+const fn copy_bytes<const N: usize>(text: &str, start: usize) -> [u8; N] {
+    let mut out = [0; N];
+    let mut at = 0;
+    while at < N {
+        out[at] = text.as_bytes()[start + at];
+        at += 1;
+    }
+    out
 }
 
 /// Every function the page lists: the traced ones (`#[traced]`) and the call entries (`#[listed]`).
 const LISTED: [Listed; 10] = [
-    Listed {
-        symbol: "validate_todos",
-        file: LESSON,
-        lines: validate_todos::LINES,
-        steps: validate_todos::STEP_LINES,
-    },
-    Listed {
-        symbol: "write_todos",
-        file: LESSON,
-        lines: write_todos::LINES,
-        steps: write_todos::STEP_LINES,
-    },
-    Listed {
-        symbol: "format_todos",
-        file: LESSON,
-        lines: format_todos::LINES,
-        steps: format_todos::STEP_LINES,
-    },
-    Listed {
-        symbol: "prepare_messages",
-        file: LESSON,
-        lines: prepare_messages::LINES,
-        steps: prepare_messages::STEP_LINES,
-    },
-    Listed { symbol: "run_validate", file: ENTRIES, lines: run_validate::LINES, steps: &[] },
-    Listed { symbol: "run_write", file: ENTRIES, lines: run_write::LINES, steps: &[] },
-    Listed { symbol: "run_prepare", file: ENTRIES, lines: run_prepare::LINES, steps: &[] },
-    Listed { symbol: "run_loop", file: AGENT, lines: run_loop::LINES, steps: run_loop::STEP_LINES },
-    Listed {
-        symbol: "execute_with_plan",
-        file: AGENT,
-        lines: execute_with_plan::LINES,
-        steps: execute_with_plan::STEP_LINES,
-    },
-    Listed { symbol: "run_agent", file: ENTRIES, lines: run_agent::LINES, steps: &[] },
+    listed!(validate_todos, LESSON, validate_todos::LINES, validate_todos::STEP_LINES),
+    listed!(write_todos, LESSON, write_todos::LINES, write_todos::STEP_LINES),
+    listed!(format_todos, LESSON, format_todos::LINES, format_todos::STEP_LINES),
+    listed!(prepare_messages, LESSON, prepare_messages::LINES, prepare_messages::STEP_LINES),
+    listed!(run_validate, ENTRIES, run_validate::LINES, &[]),
+    listed!(run_write, ENTRIES, run_write::LINES, &[]),
+    listed!(run_prepare, ENTRIES, run_prepare::LINES, &[]),
+    listed!(run_loop, AGENT, run_loop::LINES, run_loop::STEP_LINES),
+    listed!(execute_with_plan, AGENT, execute_with_plan::LINES, execute_with_plan::STEP_LINES),
+    listed!(run_agent, ENTRIES, run_agent::LINES, &[]),
 ];
 
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
@@ -81,14 +112,12 @@ pub struct SourceLine {
 /// not part of what the reader steps through.
 pub fn source(symbol: &str) -> Option<Listing> {
     let listed = LISTED.iter().find(|listed| listed.symbol == symbol)?;
-    let ((file, text), (first, last)) = (listed.file, listed.lines);
-    let lines = text.lines().enumerate().map(|(i, text)| (i as u32 + 1, text));
+    let lines = listed.text.lines().zip(listed.lines.0..);
     Some(Listing {
         symbol: symbol.to_string(),
-        file,
+        file: listed.file,
         lines: lines
-            .filter(|(no, _)| (first..=last).contains(no))
-            .map(|(no, text)| SourceLine { no, text, step: listed.steps.contains(&no) })
+            .map(|(text, no)| SourceLine { no, text, step: listed.steps.contains(&no) })
             .collect(),
     })
 }

@@ -14,16 +14,22 @@ use crate::{js_value, run, source};
 /// one native parse is far smaller and faster than building each object field by field from wasm.
 /// The text is ASCII (`ascii_json`), which JS decodes and parses faster.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
-    let text =
-        serde_json::to_string(value).map_err(|error| js_sys::Error::new(&error.to_string()))?;
+    // Every API type serializes (tests/traces.rs): a failure is a bug, named without serde_json's
+    // error text, whose `Display` would weigh 4.5 KB in the module.
+    let text = serde_json::to_string(value)
+        .map_err(|_| js_sys::Error::new("todo-trace could not write its result as JSON"))?;
     parse(text)
 }
 
-/// A trace crosses the same way, as the text of `Trace::to_json` (which writes its steps faster).
-fn trace_to_js(trace: &run::Trace) -> Result<JsValue, js_sys::Error> {
-    parse(trace.to_json())
+/// A trace for JS, or the error: one out-of-line copy for the functions that return one, written
+/// by `Trace::to_json` (which writes its steps faster than serde).
+#[inline(never)]
+fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
+    parse(trace?.to_json())
 }
 
+/// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
+#[inline(never)]
 fn parse(text: String) -> Result<JsValue, js_sys::Error> {
     let text = crate::trace::ascii_json(text);
     js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
@@ -78,7 +84,7 @@ pub fn trace(
 ) -> Result<JsValue, js_sys::Error> {
     let figure_id = string("figureId", figure_id)?;
     let scenario_id = string("scenarioId", scenario_id)?;
-    trace_to_js(&run::trace(&figure_id, &scenario_id, language(lang)?)?)
+    trace_js(run::trace(&figure_id, &scenario_id, language(lang)?))
 }
 
 /// Runs a figure on the reader's own text (JSON or a Python literal), which replaces the part of the
@@ -100,9 +106,9 @@ pub fn trace_input(
     let units = js_text.length() as usize;
     if units > MAX_INPUT_BYTES {
         let error = InputError::TooLarge { bytes: units };
-        return trace_to_js(&run::refused_input(&figure_id, &error, lang)?);
+        return trace_js(run::refused_input(&figure_id, &error, lang));
     }
-    trace_to_js(&run::trace_input(&figure_id, &String::from(js_text), lang)?)
+    trace_js(run::trace_input(&figure_id, &String::from(js_text), lang))
 }
 
 /// Ids, symbols and languages are cut to this many UTF-16 units before they are copied into wasm:
@@ -112,6 +118,7 @@ const MAX_NAME_UNITS: u32 = 256;
 /// The text of the string argument `name`, at most [`MAX_NAME_UNITS`] long. The parameters are
 /// `JsValue`s, checked here, because wasm-bindgen's own `&str` conversion trusts the caller: given
 /// a number or an object it reads memory at a made-up address, traps, or leaks what it copied.
+#[inline(never)]
 fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
     match value.dyn_ref::<JsString>() {
         Some(text) => Ok(text.slice(0, MAX_NAME_UNITS).as_string().unwrap_or_default()),
@@ -121,6 +128,7 @@ fn string(name: &str, value: &JsValue) -> Result<String, js_sys::Error> {
 
 /// "figureId must be a string, not number": names the value's type (as `typeof` does, but telling
 /// null and arrays apart), never the value, which may be huge or have getters that run code.
+#[inline(never)]
 fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
     let kind = if value.is_null() {
         "null".into()
@@ -132,6 +140,7 @@ fn not_a_string(name: &str, value: &JsValue) -> js_sys::Error {
     js_sys::Error::new(&format!("{name} must be a string, not {kind}"))
 }
 
+#[inline(never)]
 fn language(lang: &JsValue) -> Result<Lang, js_sys::Error> {
     Ok(figures::parse_lang(&string("lang", lang)?)?)
 }
@@ -155,5 +164,5 @@ pub fn trace_value(
             js_value::ValueError::NotData { path: String::new(), what }.info(lang)
         })
     });
-    trace_to_js(&run::trace_value(&figure_id, given, lang)?)
+    trace_js(run::trace_value(&figure_id, given, lang))
 }

@@ -4,7 +4,7 @@
 
 use js_sys::{Array, Date, Function, Reflect, JSON};
 use todo_trace::wasm;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -118,6 +118,28 @@ fn size_is_limited_at_sixty_four_kib_of_json() {
 }
 
 #[wasm_bindgen_test]
+fn numbers_count_as_serde_json_writes_them() {
+    // [12345,"…"]: 5 digits; 2 ** 53 is not a safe integer, so it is the float 9007199254740992.0
+    // (18 characters); 1.5 is 3.
+    assert_ran(&js("[12345, 'x'.repeat(65526)]"));
+    assert_refused(&js("[12345, 'x'.repeat(65527)]"), "input_too_large");
+    assert_ran(&js("[2 ** 53, 'x'.repeat(65513)]"));
+    assert_refused(&js("[2 ** 53, 'x'.repeat(65514)]"), "input_too_large");
+    assert_ran(&js("[1.5, 'x'.repeat(65528)]"));
+    assert_refused(&js("[1.5, 'x'.repeat(65529)]"), "input_too_large");
+}
+
+#[wasm_bindgen_test]
+fn a_refusal_names_the_path_with_keys_as_json_strings() {
+    let trace = timed("validate", &js(r#"[{id: '1', 'two words': {'"q"': undefined}}]"#));
+    let message = get(&get(&get(&trace, "result"), "error"), "message").as_string().unwrap();
+    assert_eq!(
+        message,
+        r#"At the value's [0]["two words"]["\"q\""]: undefined (or a hole in an array), which is not JSON data."#
+    );
+}
+
+#[wasm_bindgen_test]
 fn what_json_does_not_hold_is_refused() {
     for expression in [
         "[() => 1]",
@@ -161,4 +183,28 @@ fn unknown_figures_languages_and_the_loop_throw() {
     // And the module still works.
     let trace = timed("write", &js("[{id: '1', content: 'x', status: 'pending'}]"));
     assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
+}
+
+/// The patched serde-wasm-bindgen (vendor/serde-wasm-bindgen/PATCHED.md) still says what it found,
+/// a float written by JavaScript, though Rust's float formatting is no longer in the module.
+#[wasm_bindgen_test]
+fn conversion_errors_still_name_what_was_found() {
+    let message = |value: JsValue| {
+        let error = serde_wasm_bindgen::from_value::<String>(value).expect_err("not a string");
+        JsValue::from(error).unchecked_into::<js_sys::Error>().message().as_string().unwrap()
+    };
+    assert_eq!(
+        message(JsValue::from_f64(1.5)),
+        "invalid type: floating point `1.5`, expected a string"
+    );
+    assert_eq!(
+        message(JsValue::from_f64(1e21)),
+        "invalid type: floating point `1e+21`, expected a string"
+    );
+    assert_eq!(message(JsValue::TRUE), "invalid type: boolean `true`, expected a string");
+    assert_eq!(message(js("new Set()")), "invalid type: object, expected a string");
+    let error =
+        serde_wasm_bindgen::from_value::<u8>(JsValue::from_str("7")).expect_err("not a number");
+    let message = JsValue::from(error).unchecked_into::<js_sys::Error>().message();
+    assert_eq!(message, "invalid type: string \"7\", expected u8");
 }
