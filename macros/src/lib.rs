@@ -343,6 +343,30 @@ fn mentioned(tokens: Tokens, scope: &Scope) -> Vec<String> {
     scope.bindings.iter().filter(|b| changeable(b)).map(|b| b.name.to_string()).collect()
 }
 
+/// The part of a statement that can have changed a binding when the statement after it runs. For
+/// `if cond { ...; return x; }` with no `else` and no `break` or `continue` inside, that is the
+/// condition alone: had the block run, the function would have returned, so the next probe is
+/// reached only when it did not (the loop's early exits would otherwise make every step after
+/// them serialize the history again).
+fn changing_part(stmt: &Stmt) -> Tokens {
+    if let Stmt::Expr(Expr::If(e), _) = stmt {
+        let returns = matches!(e.then_branch.stmts.last(), Some(Stmt::Expr(Expr::Return(_), _)));
+        if e.else_branch.is_none() && returns && !jumps(e.then_branch.to_token_stream()) {
+            return e.cond.to_token_stream();
+        }
+    }
+    stmt.to_token_stream()
+}
+
+/// Whether `tokens` hold a `break` or `continue`, which could leave a block without returning.
+fn jumps(tokens: Tokens) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == "break" || ident == "continue",
+        proc_macro2::TokenTree::Group(group) => jumps(group.stream()),
+        _ => false,
+    })
+}
+
 struct Probes<'a> {
     host: &'a [HostField],
     /// Where each probe went, in source order.
@@ -361,7 +385,7 @@ impl Probes<'_> {
                 stmts.push(stmt);
                 continue;
             }
-            let mentions = mentioned(stmt.to_token_stream(), &scope);
+            let mentions = mentioned(changing_part(&stmt), &scope);
             let moves = moved_by(&stmt).filter(|name| scope.get(name).is_some_and(|b| !b.copy));
             let moves = moves.cloned();
             stmts.push(self.probe(stmt.span(), &scope, &mentions, &fresh, moves.as_ref()));

@@ -1,4 +1,4 @@
-#![doc = include_str!("../README.md")]
+//! serde-wasm-bindgen 0.6.5, patched for todo-trace (see PATCHED.md; the crate's README is not copied).
 #![warn(missing_docs)]
 #![warn(clippy::missing_const_for_fn)]
 
