@@ -1,7 +1,7 @@
 // One figure: a step debugger over a lesson function's traces, drawn from a state (state.js) and redrawn only where it changed.
 // @ts-check
 import { createEditor } from './editor.js';
-import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
+import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, nextTask, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakpointHits, breakpointKey, callStack, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
@@ -520,14 +520,25 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     }
   }
 
-  // The page is first shown with plain code. After that frame the listings not shown yet (callees, the call entry) are
-  // built, and all are highlighted, so a listing is coloured by the time a reader steps into it or opens it.
+  // The page is first shown with plain code. After that frame the listings are highlighted and those not shown yet
+  // (callees, the call entry) are built, coloured, so a listing is coloured by the time a reader steps into it or
+  // opens it. One listing per task: together they made a task long enough to hold up a tap.
   async function colourListings() {
-    for (const symbol of listings.keys()) rowsFor(symbol);
-    entryListing.append(...listingRows(entry, { t }));
-    ({ highlightLines } = await highlighter);
-    for (const rows of rowsOf.values()) colourRows([...rows.values()], /** @type {NonNullable<typeof highlightLines>} */ (highlightLines));
-    colourRows(/** @type {HTMLElement[]} */ ([...entryListing.children]), /** @type {NonNullable<typeof highlightLines>} */ (highlightLines));
+    const colour = (await highlighter).highlightLines;
+    highlightLines = colour; // rowsFor colours what it builds from now on; those built before are coloured here
+    for (const rows of [...rowsOf.values()]) {
+      await nextTask();
+      colourRows([...rows.values()], colour);
+    }
+    for (const symbol of listings.keys()) {
+      if (rowsOf.has(symbol)) continue;
+      await nextTask();
+      rowsFor(symbol);
+    }
+    await nextTask();
+    const rows = listingRows(entry, { t });
+    colourRows(rows, colour);
+    entryListing.append(...rows);
   }
 
   render(null, false);
