@@ -20,6 +20,7 @@ import { breakpointKey } from './replay.js';
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./state.js').Place} Place */
 /** @typedef {import('./state.js').Kept} Kept */
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 
 const STYLE = new URL('style.css', import.meta.url).href;
 
@@ -67,23 +68,26 @@ function loadSheet() {
   return loadingSheet;
 }
 
+/** One part of a build; it may return the next part, which then runs in the next task, before other builds. @typedef {() => (Part | void)} Part */
+
 // Figures waiting to be built, oldest first; see queueBuild.
-/** @type {(() => void)[]} */
+/** @type {Part[]} */
 const waiting = [];
 let building = false;
 
 /**
- * Runs `build` in a task of its own, after the builds queued before it. A figure's build (its first trace, then its
- * DOM) is the page's longest piece of work: one task per figure instead of all in one keeps each task short, so a
- * tap or a frame never waits long behind it.
+ * Runs `build` in tasks of its own, after the builds queued before it. A figure's build (its first trace, then its
+ * DOM) is the page's longest piece of work: one task per part instead of all figures in one keeps each task short, so
+ * a tap or a frame never waits long behind it.
  */
-async function queueBuild(/** @type {() => void} */ build) {
+async function queueBuild(/** @type {Part} */ build) {
   waiting.push(build);
   if (building) return;
   building = true;
   while (waiting.length > 0) {
     await nextTask();
-    /** @type {() => void} */ (waiting.shift())();
+    const next = /** @type {Part} */ (waiting.shift())();
+    if (next) waiting.unshift(next);
   }
   building = false;
 }
@@ -227,9 +231,14 @@ export class TodoTraceFigure extends HTMLElement {
   #build() {
     const build = ++this.#builds;
     const lang = this.lang;
+    const current = () => build === this.#builds && this.isConnected;
     const show = (/** @type {Api} */ api, /** @type {Words} */ t) =>
       queueBuild(() => {
-        if (build === this.#builds && this.isConnected) this.#show(api, lang, t);
+        if (!current()) return;
+        const traced = this.#firstTrace(api, lang);
+        return () => {
+          if (current()) this.#show(api, lang, t, traced);
+        };
       });
     Promise.all([loadApi(), loadWords(lang), this.#styled]).then(
       ([api, t]) => show(api, t),
@@ -240,8 +249,23 @@ export class TodoTraceFigure extends HTMLElement {
     );
   }
 
-  /** @param {Api} api @param {Lang} lang @param {Words} t */
-  #show(api, lang, t) {
+  /**
+   * The default scenario's trace, made a task ahead of the rest of the build (the loop's runs a whole agent loop); if
+   * it cannot be made, the build that follows meets the same failure and shows it.
+   * @param {Api} api @param {Lang} lang @returns {Map<string, Trace>}
+   */
+  #firstTrace(api, lang) {
+    try {
+      const id = this.getAttribute('figure') ?? '';
+      const scenario = api.scenarios(id, lang).find((s) => s.isDefault);
+      return scenario ? new Map([[scenario.id, api.trace(id, scenario.id, lang)]]) : new Map();
+    } catch {
+      return new Map();
+    }
+  }
+
+  /** @param {Api} api @param {Lang} lang @param {Words} t @param {Map<string, Trace>} traced */
+  #show(api, lang, t, traced) {
     try {
       const figures = api.figures();
       const id = this.getAttribute('figure');
@@ -265,6 +289,7 @@ export class TodoTraceFigure extends HTMLElement {
         data: this.#data ?? this.#jsonChild(),
         onMove: () => this.dispatchEvent(new Event('todo-trace-move')),
         onChange: () => this.dispatchEvent(new Event('todo-trace-change')),
+        traced,
       });
       this.#controller = controller;
       this.error = null;

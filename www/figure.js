@@ -52,16 +52,17 @@ const traceId = (/** @type {Trace} */ trace) => {
  * figure is ignored and reported through `problems`. `onMove` is called after every move, `onChange` after a
  * breakpoint, scenario or reader's-input change. `kept` is what `keep()` returned before the page was rebuilt in
  * another language, or undefined. `number` 0 leaves the caption unnumbered. `data`, an author's own data for the
- * figure (embed.js), is traced with traceValue and shown as a run of one's own. Returns `{root, place(), keep()}`.
+ * figure (embed.js), is traced with traceValue and shown as a run of one's own. `traced` holds traces already made, by
+ * scenario id (embed.js makes the default scenario's in a task before this one). Returns `{root, place(), keep()}`.
  * @param {{api: Api, figure: Figure, number: number, lang: Lang, t: Words, words: Words['figures'][string],
  *   link: Place, kept: Kept | undefined, scenarioLabel: (ref: string) => string, data?: {value: unknown},
- *   problems: {name: string, value: string}[], onMove: () => void, onChange: () => void}} options
+ *   problems: {name: string, value: string}[], onMove: () => void, onChange: () => void, traced?: Map<string, Trace>}} options
  */
-export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, data, problems, onMove, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, data, problems, onMove, onChange, traced }) {
   const scenarios = api.scenarios(figure.id, lang);
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
   /** @type {Map<string, Trace>} */
-  const traces = new Map();
+  const traces = new Map(traced);
   const traceOf = (/** @type {string} */ id) => {
     let trace = traces.get(id);
     if (!trace) traces.set(id, (trace = api.trace(figure.id, id, lang)));
