@@ -223,9 +223,13 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     onEdit: (text) => dispatch({ type: 'edit', text }),
     onRun: (command) => {
       dispatch({ type: 'run-own', command, trace: traceOwn(state.text) });
-      // The panes above may have changed height: once laid out, bring the refusal, or else the status, into view.
+      // The panes above may have changed height: once laid out, bring the refusal, or else the status, into view. The
+      // bar's height is read first: the status in it may have grown, and the ResizeObserver below tells only after this.
       const target = showsRefusal(state) ? editor.root.querySelector('.input-error') : statusLine;
-      requestAnimationFrame(() => target?.scrollIntoView({ block: 'nearest' }));
+      requestAnimationFrame(() => {
+        root.style.setProperty('--bar-height', `${bar.offsetHeight}px`);
+        target?.scrollIntoView({ block: 'nearest' });
+      });
     },
     onReset: () => dispatch({ type: 'reset-own' }),
   });
