@@ -13,8 +13,7 @@
   bench.figure = (/** @type {string} */ id) => allFigures().find((figure) => figure.dataset.figure === id) ?? null;
 
   // The lesson page is ready when all three figures are idle and show their lines (the page's test
-  // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>. An element builds its
-  // figure as it joins the page, so by the time the observer hears of the element, its shadow root is filled.
+  // contract); the bench pages (floor, Pyodide) say so with data-bench-ready on <html>.
   const figuresReady = () => {
     const figures = allFigures();
     return (
@@ -27,17 +26,27 @@
     );
   };
   const ready = () => document.documentElement?.hasAttribute('data-bench-ready') || figuresReady();
+  const readyOptions = {
+    subtree: true,
+    childList: true,
+    attributeFilter: ['data-status', 'data-figure', 'data-line', 'data-bench-ready'],
+  };
+  // Each figure is built in a task of its own, inside its element's shadow root, which the document's observer does
+  // not see into: each root is observed as its element appears (the root exists from the element's constructor on).
+  const watched = new WeakSet();
   const readyObserver = new MutationObserver(() => {
+    for (const host of document.querySelectorAll('todo-trace-figure')) {
+      if (host.shadowRoot && !watched.has(host.shadowRoot)) {
+        watched.add(host.shadowRoot);
+        readyObserver.observe(host.shadowRoot, readyOptions);
+      }
+    }
     if (ready()) {
       bench.readyAt = performance.now();
       readyObserver.disconnect();
     }
   });
-  readyObserver.observe(document, {
-    subtree: true,
-    childList: true,
-    attributeFilter: ['data-status', 'data-figure', 'data-line', 'data-bench-ready'],
-  });
+  readyObserver.observe(document, readyOptions);
 
   // The largest contentful paint as Chromium reports it, naming its element (Lighthouse 12.2.3's own audit of
   // the element fails with this Chromium).

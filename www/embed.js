@@ -7,11 +7,12 @@
 // A <script type="application/json"> child, or the `data` property, gives data of the author's own (the submitted
 // items, or the host's plan, as the figure's `edits` says); the figure traces it with traceValue and opens on it.
 // The lesson page (page.js) builds its figures from this element too: it hands over the module and its words
-// (`provide`), sets `number`, `link` (the URL's place), `kept` and `problems`, and listens to `todo-trace-move`
-// and `todo-trace-change`; `place()` and `keep()` read the figure back.
+// (`provide`), sets `number`, `link` (the URL's place), `kept` and `problems`, and listens to `todo-trace-move`,
+// `todo-trace-change` and `todo-trace-built`; `place()` and `keep()` read the figure back.
+// Each figure is built in a task of its own, after the element joins the page (queueBuild), and all share one style sheet.
 import { createFigure } from './figure.js';
 import { LANGS } from './link.js';
-import { afterNextFrame } from './render.js';
+import { afterNextFrame, nextTask } from './render.js';
 import { breakpointKey } from './replay.js';
 
 /** @typedef {typeof import('./pkg/todo_trace.js')} Api */
@@ -19,24 +20,88 @@ import { breakpointKey } from './replay.js';
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./state.js').Place} Place */
 /** @typedef {import('./state.js').Kept} Kept */
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 
 const STYLE = new URL('style.css', import.meta.url).href;
 
-// The module and the words, loaded once per page whatever the number of figures; the values once they are there,
-// so a figure whose module and words are loaded is built at once.
+// The figures' style sheet, made once per page and adopted by every figure's shadow root: one fetch of style.css,
+// not one per figure (a <link> in each shadow root fetched it again for each root created before the first arrived).
+/** @type {CSSStyleSheet | null} */
+let loadedSheet = null;
+/** @type {Promise<CSSStyleSheet | null> | null} */
+let loadingSheet = null;
+
+/** A constructed sheet of `css`; its relative URLs resolve beside this file, as a <link> to STYLE's would. */
+function sheetOf(/** @type {string} */ css) {
+  const sheet = new CSSStyleSheet({ baseURL: STYLE });
+  sheet.replaceSync(css);
+  return sheet;
+}
+
+/**
+ * The sheet at once if the page has loaded style.css itself (the lesson page links it for its first paint): its rules
+ * are copied, with no second fetch. Null on another page, where loadSheet() fetches it.
+ */
+function pageSheet() {
+  if (loadedSheet) return loadedSheet;
+  for (const sheet of document.styleSheets) {
+    if (sheet.href !== STYLE) continue;
+    try {
+      loadedSheet = sheetOf(Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n'));
+      loadingSheet = Promise.resolve(loadedSheet);
+    } catch {
+      // Rules that cannot be read (not expected from our own origin): fetch the file instead.
+    }
+    return loadedSheet;
+  }
+  return null;
+}
+
+/** Fetches style.css once for all figures; null if it cannot be had (the figures then work unstyled, as before). */
+function loadSheet() {
+  loadingSheet ??= fetch(STYLE)
+    .then((response) => {
+      if (!response.ok) throw new Error(`${response.status} ${STYLE}`);
+      return response.text();
+    })
+    .then((css) => (loadedSheet = sheetOf(css)), () => null);
+  return loadingSheet;
+}
+
+/** One part of a build; it may return the next part, which then runs in the next task, before other builds. @typedef {() => (Part | void)} Part */
+
+// Figures waiting to be built, oldest first; see queueBuild.
+/** @type {Part[]} */
+const waiting = [];
+let building = false;
+
+/**
+ * Runs `build` in tasks of its own, after the builds queued before it. A figure's build (its first trace, then its
+ * DOM) is the page's longest piece of work: one task per part instead of all figures in one keeps each task short, so
+ * a tap or a frame never waits long behind it.
+ */
+async function queueBuild(/** @type {Part} */ build) {
+  waiting.push(build);
+  if (building) return;
+  building = true;
+  while (waiting.length > 0) {
+    await nextTask();
+    const next = /** @type {Part} */ (waiting.shift())();
+    if (next) waiting.unshift(next);
+  }
+  building = false;
+}
+
+// The module and the words, loaded once per page whatever the number of figures.
 /** @type {Promise<Api> | null} */
 let loadingApi = null;
-/** @type {Api | null} */
-let loadedApi = null;
 /** @type {Map<string, Promise<Words>>} */
 const loadingWords = new Map();
-/** @type {Map<string, Words>} */
-const loadedWords = new Map();
 
 function loadApi() {
   loadingApi ??= import('./pkg/todo_trace.js').then(async (api) => {
     await api.default(); // the wasm is fetched beside the glue module, wherever this folder lives
-    return (loadedApi = api);
+    return api;
   });
   return loadingApi;
 }
@@ -44,10 +109,7 @@ function loadApi() {
 function loadWords(/** @type {Lang} */ lang) {
   let words = loadingWords.get(lang);
   if (!words) {
-    words = import(`./text-${lang}.js`).then((module) => {
-      loadedWords.set(lang, module.default);
-      return module.default;
-    });
+    words = import(`./text-${lang}.js`).then((module) => module.default);
     loadingWords.set(lang, words);
   }
   return words;
@@ -55,9 +117,7 @@ function loadWords(/** @type {Lang} */ lang) {
 
 /** For a page that has already loaded the module and its words (page.js): figures then use them. @param {Api} api @param {Lang} lang @param {Words} t */
 export function provide(api, lang, t) {
-  loadedApi = api;
   loadingApi ??= Promise.resolve(api);
-  loadedWords.set(lang, t);
   if (!loadingWords.has(lang)) loadingWords.set(lang, Promise.resolve(t));
 }
 
@@ -92,20 +152,18 @@ export class TodoTraceFigure extends HTMLElement {
   /** @type {ReturnType<typeof createFigure> | null} */
   #controller = null;
   #builds = 0;
-  /** @type {Promise<void>} */
+  /** Settles once the shadow root has its style sheet, or has none to wait for. @type {Promise<unknown>} */
   #styled;
 
   constructor() {
     super();
     const shadow = this.attachShadow({ mode: 'open' });
-    const sheet = document.createElement('link');
-    sheet.rel = 'stylesheet';
-    sheet.href = STYLE;
-    this.#styled = new Promise((done) => {
-      sheet.addEventListener('load', () => done(), { once: true });
-      sheet.addEventListener('error', () => done(), { once: true });
+    const sheet = pageSheet();
+    if (sheet) shadow.adoptedStyleSheets = [sheet];
+    // Elsewhere the figure is built once its style is there, so it is never drawn unstyled first.
+    this.#styled = sheet ? Promise.resolve() : loadSheet().then((loaded) => {
+      if (loaded) shadow.adoptedStyleSheets = [loaded];
     });
-    shadow.append(sheet);
   }
 
   /** The author's data for the figure; setting it rebuilds the figure on it. */
@@ -165,19 +223,25 @@ export class TodoTraceFigure extends HTMLElement {
     return LANGS.find((l) => l === asked) ?? LANGS[0];
   }
 
-  /** Builds the figure now if the module and words are loaded (the lesson page), else once they are. */
+  /**
+   * Builds the figure in a task of its own (queueBuild), as soon as the module and words are loaded (at once on the
+   * lesson page). A later build (an attribute or `data` changed) supersedes one still waiting; a figure taken off the
+   * page before its turn is built when it joins one again.
+   */
   #build() {
     const build = ++this.#builds;
     const lang = this.lang;
-    const words = loadedWords.get(lang);
-    if (loadedApi && words) {
-      this.#show(loadedApi, lang, words);
-      return;
-    }
+    const current = () => build === this.#builds && this.isConnected;
+    const show = (/** @type {Api} */ api, /** @type {Words} */ t) =>
+      queueBuild(() => {
+        if (!current()) return;
+        const traced = this.#firstTrace(api, lang);
+        return () => {
+          if (current()) this.#show(api, lang, t, traced);
+        };
+      });
     Promise.all([loadApi(), loadWords(lang), this.#styled]).then(
-      ([api, t]) => {
-        if (build === this.#builds) this.#show(api, lang, t);
-      },
+      ([api, t]) => show(api, t),
       (error) => {
         this.error = error;
         this.#fail(String(error instanceof Error ? error.message : error));
@@ -185,8 +249,23 @@ export class TodoTraceFigure extends HTMLElement {
     );
   }
 
-  /** @param {Api} api @param {Lang} lang @param {Words} t */
-  #show(api, lang, t) {
+  /**
+   * The default scenario's trace, made a task ahead of the rest of the build (the loop's runs a whole agent loop); if
+   * it cannot be made, the build that follows meets the same failure and shows it.
+   * @param {Api} api @param {Lang} lang @returns {Map<string, Trace>}
+   */
+  #firstTrace(api, lang) {
+    try {
+      const id = this.getAttribute('figure') ?? '';
+      const scenario = api.scenarios(id, lang).find((s) => s.isDefault);
+      return scenario ? new Map([[scenario.id, api.trace(id, scenario.id, lang)]]) : new Map();
+    } catch {
+      return new Map();
+    }
+  }
+
+  /** @param {Api} api @param {Lang} lang @param {Words} t @param {Map<string, Trace>} traced */
+  #show(api, lang, t, traced) {
     try {
       const figures = api.figures();
       const id = this.getAttribute('figure');
@@ -210,10 +289,12 @@ export class TodoTraceFigure extends HTMLElement {
         data: this.#data ?? this.#jsonChild(),
         onMove: () => this.dispatchEvent(new Event('todo-trace-move')),
         onChange: () => this.dispatchEvent(new Event('todo-trace-change')),
+        traced,
       });
       this.#controller = controller;
       this.error = null;
-      /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(/** @type {Node} */ (this.shadowRoot?.firstChild), controller.root);
+      /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(controller.root);
+      this.dispatchEvent(new Event('todo-trace-built'));
     } catch (error) {
       this.error = error;
       this.#fail(t.pageFailed(error instanceof Error ? error.message : String(error)));
@@ -232,7 +313,9 @@ export class TodoTraceFigure extends HTMLElement {
     p.className = 'failure';
     p.setAttribute('role', 'alert');
     p.textContent = message;
-    /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(/** @type {Node} */ (this.shadowRoot?.firstChild), p);
+    /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(p);
+    // The page learns of the failure (`error` says why) as it learns of a figure built.
+    this.dispatchEvent(new Event('todo-trace-built'));
   }
 }
 

@@ -1,7 +1,7 @@
 // One figure: a step debugger over a lesson function's traces, drawn from a state (state.js) and redrawn only where it changed.
 // @ts-check
 import { createEditor } from './editor.js';
-import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, outputPane, richText, stackPane, statePane } from './render.js';
+import { afterNextFrame, colourRows, el, hidden, jsonText, listingRows, localsPane, nextTask, outputPane, richText, stackPane, statePane } from './render.js';
 import {
   IDLE, breakpointHits, breakpointKey, callStack, framesAt, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
@@ -52,16 +52,17 @@ const traceId = (/** @type {Trace} */ trace) => {
  * figure is ignored and reported through `problems`. `onMove` is called after every move, `onChange` after a
  * breakpoint, scenario or reader's-input change. `kept` is what `keep()` returned before the page was rebuilt in
  * another language, or undefined. `number` 0 leaves the caption unnumbered. `data`, an author's own data for the
- * figure (embed.js), is traced with traceValue and shown as a run of one's own. Returns `{root, place(), keep()}`.
+ * figure (embed.js), is traced with traceValue and shown as a run of one's own. `traced` holds traces already made, by
+ * scenario id (embed.js makes the default scenario's in a task before this one). Returns `{root, place(), keep()}`.
  * @param {{api: Api, figure: Figure, number: number, lang: Lang, t: Words, words: Words['figures'][string],
  *   link: Place, kept: Kept | undefined, scenarioLabel: (ref: string) => string, data?: {value: unknown},
- *   problems: {name: string, value: string}[], onMove: () => void, onChange: () => void}} options
+ *   problems: {name: string, value: string}[], onMove: () => void, onChange: () => void, traced?: Map<string, Trace>}} options
  */
-export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, data, problems, onMove, onChange }) {
+export function createFigure({ api, figure, number, lang, t, words, link, kept, scenarioLabel, data, problems, onMove, onChange, traced }) {
   const scenarios = api.scenarios(figure.id, lang);
   // A scenario is traced when it is first shown, and kept: tracing every scenario up front made the page slow to load.
   /** @type {Map<string, Trace>} */
-  const traces = new Map();
+  const traces = new Map(traced);
   const traceOf = (/** @type {string} */ id) => {
     let trace = traces.get(id);
     if (!trace) traces.set(id, (trace = api.trace(figure.id, id, lang)));
@@ -222,9 +223,13 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     onEdit: (text) => dispatch({ type: 'edit', text }),
     onRun: (command) => {
       dispatch({ type: 'run-own', command, trace: traceOwn(state.text) });
-      // The panes above may have changed height: once laid out, bring the refusal, or else the status, into view.
+      // The panes above may have changed height: once laid out, bring the refusal, or else the status, into view. The
+      // bar's height is read first: the status in it may have grown, and the ResizeObserver below tells only after this.
       const target = showsRefusal(state) ? editor.root.querySelector('.input-error') : statusLine;
-      requestAnimationFrame(() => target?.scrollIntoView({ block: 'nearest' }));
+      requestAnimationFrame(() => {
+        root.style.setProperty('--bar-height', `${bar.offsetHeight}px`);
+        target?.scrollIntoView({ block: 'nearest' });
+      });
     },
     onReset: () => dispatch({ type: 'reset-own' }),
   });
@@ -520,14 +525,25 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     }
   }
 
-  // The page is first shown with plain code. After that frame the listings not shown yet (callees, the call entry) are
-  // built, and all are highlighted, so a listing is coloured by the time a reader steps into it or opens it.
+  // The page is first shown with plain code. After that frame the listings are highlighted and those not shown yet
+  // (callees, the call entry) are built, coloured, so a listing is coloured by the time a reader steps into it or
+  // opens it. One listing per task: together they made a task long enough to hold up a tap.
   async function colourListings() {
-    for (const symbol of listings.keys()) rowsFor(symbol);
-    entryListing.append(...listingRows(entry, { t }));
-    ({ highlightLines } = await highlighter);
-    for (const rows of rowsOf.values()) colourRows([...rows.values()], /** @type {NonNullable<typeof highlightLines>} */ (highlightLines));
-    colourRows(/** @type {HTMLElement[]} */ ([...entryListing.children]), /** @type {NonNullable<typeof highlightLines>} */ (highlightLines));
+    const colour = (await highlighter).highlightLines;
+    highlightLines = colour; // rowsFor colours what it builds from now on; those built before are coloured here
+    for (const rows of [...rowsOf.values()]) {
+      await nextTask();
+      colourRows([...rows.values()], colour);
+    }
+    for (const symbol of listings.keys()) {
+      if (rowsOf.has(symbol)) continue;
+      await nextTask();
+      rowsFor(symbol);
+    }
+    await nextTask();
+    const rows = listingRows(entry, { t });
+    colourRows(rows, colour);
+    entryListing.append(...rows);
   }
 
   render(null, false);

@@ -17,11 +17,13 @@ const EAGER_FIGURES = 3;
 /**
  * Builds the whole page from the URL into #app; a language switch writes the URL and calls
  * `restart(kept)`, which builds the page again, passing in `kept` (per figure id) what the URL does not
- * hold: the reader's own input.
+ * hold: the reader's own input. Each figure is built in a task of its own after this returns (embed.js); the promise
+ * settles once the first EAGER_FIGURES are built, and rejects if one of them could not be.
  * @param {Api} api @param {Words} t @param {Record<string, Kept> | undefined} kept undefined when the page is first opened
  * @param {(kept: Record<string, Kept>) => Promise<void>} restart
+ * @returns {Promise<void>}
  */
-export function build(api, t, kept, restart) {
+export async function build(api, t, kept, restart) {
   const opening = kept === undefined;
   kept ??= {};
   const figures = api.figures();
@@ -47,6 +49,11 @@ export function build(api, t, kept, restart) {
   const controllers = [];
   let lastSaved = -Infinity;
   let leaving = false; // set by the language switch: from then on this page's pending writes are stale
+  /** @type {() => void} */
+  let leave = () => {};
+  const left = new Promise((done) => {
+    leave = () => done(undefined);
+  });
   // Writes every figure's place to the URL, if it changed.
   const saveLink = (toLang = lang) => {
     const query = writeLink(toLang, controllers.flatMap((c) => c.place() ?? []));
@@ -68,6 +75,8 @@ export function build(api, t, kept, restart) {
   };
 
   const problems = [...link.problems];
+  /** @type {Promise<unknown>[]} */
+  const built = [];
   const blocks = t.prose.map(([kind, content]) => {
     if (kind === 'figure') {
       const figure = figures.find((f) => f.id === content);
@@ -85,6 +94,12 @@ export function build(api, t, kept, restart) {
       // The figures after the first few (the agent loop, whose first trace is the longest) are built after the
       // page's first frame, or as soon as the reader scrolls near one, so they do not hold up the others.
       node.lazy = controllers.length >= EAGER_FIGURES;
+      if (!node.lazy) {
+        // A figure that could not be built fails the page at once, before the next figure's task can show a half-built lesson.
+        built.push(new Promise((done, fail) => {
+          node.addEventListener('todo-trace-built', () => (node.error === null ? done(undefined) : fail(node.error)), { once: true });
+        }));
+      }
       controllers.push(node);
       return node;
     }
@@ -102,17 +117,18 @@ export function build(api, t, kept, restart) {
     onclick: async () => {
       const keep = Object.fromEntries(controllers.map((c) => [c.getAttribute('figure'), c.keep()]));
       leaving = true;
+      leave();
       saveLink(other);
       await restart(keep);
       /** @type {HTMLElement | null} */ (document.querySelector('[data-control="lang"]'))?.focus();
     },
   });
   const topbar = el('div', { class: 'topbar' }, switchLang);
-  // The figures are built as they join the page, and report what of the link did not fit them then.
+  // The figures are built once they have joined the page, and report what of the link did not fit them then.
   document.getElementById('app')?.replaceChildren(topbar, el('article', {}, blocks));
   // A figure that could not be built fails the page, as any other part would: no lesson half-built.
-  const failed = controllers.find((c) => c.error !== null);
-  if (failed) throw failed.error;
+  await Promise.race([Promise.all(built), left]);
+  if (leaving) return; // the reader switched language first: that page is the one to finish
   if (problems.length) topbar.after(linkNotice(problems, t));
   // A link that names a figure's place opens at that figure (the first it names), once laid out; a language switch
   // keeps the reader where they are.

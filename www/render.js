@@ -34,6 +34,22 @@ export function el(tag, attrs = {}, ...children) {
 /** Calls `fn` once the next frame has been drawn (and `wait` ms more): for work that the reader need not wait for. */
 export const afterNextFrame = (/** @type {() => void} */ fn, wait = 0) => requestAnimationFrame(() => setTimeout(fn, wait));
 
+/**
+ * Resolves in a task of its own, so that work split at its awaits never holds the main thread for long: a tap, a key
+ * or a frame can come in between. scheduler.yield() where there is one (it resumes ahead of other queued tasks), else
+ * a message to ourselves, which, unlike setTimeout(0), is not held back 4 ms once nested.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
+  const { scheduler } = /** @type {{scheduler?: {yield?: () => Promise<void>}}} */ (/** @type {unknown} */ (globalThis));
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((done) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done();
+    channel.port2.postMessage(null);
+  });
+}
+
 /** Text a reader cannot see but a screen reader says: how a mark that is only a shape or colour reads aloud. */
 export const hidden = (/** @type {string} */ text) => el('span', { class: 'visually-hidden', text });
 

@@ -1,7 +1,7 @@
 // End-to-end: breakpoints, the stepping commands, the markers and panes, and the keyboard, in real Chromium.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, figure, lineOf, localsOf, openLesson, paneText, search, startBrowser, where } from './helpers.mjs';
+import { act, drawn, figure, lineOf, localsOf, openLesson, paneText, search, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -9,8 +9,13 @@ before(async () => {
 });
 after(() => env.close());
 
-// Forced: a line without a step has an aria-disabled button, which must still ignore a real click.
-const toggle = (page, id, line) => figure(page, id).locator(`.code-pane [data-line="${line}"] button`).click({ force: true });
+// Forced: a line that takes no step has its button aria-disabled, and the test checks it refuses. A forced click does not
+// wait for the button to be drawn, so drawn() does.
+const toggle = async (page, id, line) => {
+  const button = figure(page, id).locator(`.code-pane [data-line="${line}"] button`);
+  await drawn(button);
+  await button.click({ force: true });
+};
 const pressed = (page, id, line) => figure(page, id).locator(`.code-pane [data-line="${line}"] button`).getAttribute('aria-pressed');
 
 describe('breakpoints', () => {

@@ -58,6 +58,8 @@ describe('the figure element in dist/', () => {
     for (const url of page.requests) assert.ok(url.startsWith(`${origin}/`), url);
     const wasm = page.requests.filter((url) => url.endsWith('.wasm'));
     assert.deepEqual(wasm, [`${origin}/todo-trace/pkg/todo_trace_bg.wasm`], 'one module for both figures');
+    // And one style sheet: fetched once by embed.js and adopted by both shadow roots, (the lesson page, whose CSP has style-src 'self', shows constructed sheets apply under it).
+    assert.deepEqual(page.requests.filter((url) => url.endsWith('.css')), [`${origin}/todo-trace/style.css`], 'one style sheet for both figures');
     // Each figure lives in its own shadow root: the document itself holds no figure parts.
     assert.equal(await page.evaluate(() => document.querySelectorAll('[data-figure]').length), 0);
     // The author's attributes: the write figure opens on "replace" with a breakpoint on the line that replaces the plan

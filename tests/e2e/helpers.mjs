@@ -83,8 +83,8 @@ export async function until(check, what, timeout = 10_000) {
 
 /**
  * Clicks the language switch and waits until the page is rebuilt in `lang`: the new words arrive by an
- * async import, so nothing on the page may be read before. page.js sets `html[lang]` and builds the page in
- * one task, then gives the switch the focus back.
+ * async import, so nothing on the page may be read before. page.js sets `html[lang]`, builds the page, and once
+ * its first figures are built (each in a task of its own) gives the switch the focus back.
  */
 export async function switchLanguage(page, lang) {
   await page.locator('[data-control="lang"]').click();
@@ -112,8 +112,22 @@ export function where(page, id) {
   }));
 }
 
-/** The text of each entry of a pane, e.g. the host state's items. */
-export const paneText = (page, id, pane) => figure(page, id).locator(`[data-pane="${pane}"]`).innerText();
+/**
+ * Brings what `locator` finds into view and waits until it is drawn. style.css lets the browser skip the lesson's
+ * figures while they are far from the screen (content-visibility: auto); skipped content has no innerText and takes no
+ * click until a frame has drawn it, which a forced click or a read right after a jump does not wait for.
+ */
+export async function drawn(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().waitForFunction((node) => node.checkVisibility({ contentVisibilityAuto: true }), await locator.elementHandle());
+}
+
+/** The text of each entry of a pane, e.g. the host state's items, as laid out (innerText). */
+export async function paneText(page, id, pane) {
+  const body = figure(page, id).locator(`[data-pane="${pane}"]`);
+  await drawn(body);
+  return body.innerText();
+}
 
 /** The host state pane, read back as data (removed entries left out): `{items: [...], messages: [...]}`. */
 export function hostState(page, id) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { act, figure, allFiguresReady, lineOf, openLesson, startBrowser, where } from './helpers.mjs';
+import { act, figure, allFiguresReady, lineOf, openLesson, paneText, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -75,7 +75,7 @@ test('a link to a step inside a callee, in a scenario not shown by default, open
   await act(page, 'write', 'debug');
   await act(page, 'write', 'continue');
   await act(page, 'write', 'step-into');
-  const panes = (p) => Promise.all(['locals', 'stack', 'state', 'output'].map((pane) => figure(p, 'write').locator(`[data-pane="${pane}"]`).innerText()));
+  const panes = (p) => Promise.all(['locals', 'stack', 'state', 'output'].map((pane) => paneText(p, 'write', pane)));
   const before = { ...(await snapshot(page)), panes: await panes(page) };
   assert.equal(before.write.status, 'paused');
   assert.equal(before.write.symbol, 'validate_todos');

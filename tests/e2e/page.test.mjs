@@ -1,6 +1,9 @@
 // End-to-end: accessibility (axe-core, both themes and languages), phone layout, safety (CSP, text only, own origin), and a clear message when WebAssembly fails.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { act, axeProblems, figure, lineOf, loadModule, openLesson, startBrowser, switchLanguage, until } from './helpers.mjs';
 
@@ -46,6 +49,19 @@ describe('layout', () => {
     assert.ok(Math.abs(locals.x - code.x) < 2, 'same column');
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scrollWidth <= 390, `page is ${scrollWidth}px wide`);
+  });
+
+  test('on a phone every tap target in the figures is 24 px or has room around it (WCAG 2.5.8, as Lighthouse checks)', async () => {
+    // bypassCSP: axe and the style below arrive inline. The figures are all drawn (style.css skips those far from the
+    // screen), and the loop figure is at its end, where its values show as trees.
+    const page = await openLesson(env, '?lang=en&loop.step=end', { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, bypassCSP: true });
+    await page.addStyleTag({ content: 'todo-trace-figure { content-visibility: visible !important; }' });
+    const summaries = await page.locator('[data-figure] details.tree > summary').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().height));
+    assert.ok(summaries.length > 0, 'some value is shown as a tree');
+    assert.ok(summaries.every((height) => height >= 24), `summary heights ${summaries}`);
+    await page.addScriptTag({ path: fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)) });
+    const { violations } = await page.evaluate(() => window.axe.run(document, { runOnly: ['target-size'] }));
+    assert.deepEqual(violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))), []);
   });
 
   test('on a desktop the panes sit beside the code', async () => {
@@ -139,7 +155,36 @@ describe('safety', () => {
     const notOk = page.responses.filter(({ status }) => status !== 200);
     assert.deepEqual(notOk, []);
     assert.ok(page.responses.some(({ url }) => url.endsWith('.wasm')), 'the module was among them');
+    // style.css once: the figures' shadow roots share a copy of the page's own sheet (embed.js), with no fetch of their own.
+    await page.locator('[data-figure="loop"] [data-status]').waitFor();
+    assert.deepEqual(page.requests.filter((url) => new URL(url).pathname === '/style.css'), [`${env.origin}/style.css`]);
     assert.deepEqual(page.errors, []);
+  });
+
+  test('the server sends text and the module gzipped to a client that asks, with their length, and as they are otherwise', async () => {
+    const answer = (path, headers) =>
+      new Promise((done, fail) => {
+        get(`${env.origin}${path}`, { headers }, (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('end', () => done({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', fail);
+      });
+    for (const path of ['/figure.js', '/style.css', '/pkg/todo_trace_bg.wasm']) {
+      const file = await readFile(new URL(`../../www${path}`, import.meta.url));
+      const zipped = await answer(path, { 'accept-encoding': 'gzip, deflate, br' });
+      assert.equal(zipped.headers['content-encoding'], 'gzip', path);
+      assert.equal(zipped.headers.vary, 'Accept-Encoding');
+      assert.equal(Number(zipped.headers['content-length']), zipped.body.length);
+      assert.ok(zipped.body.length < file.length / 2, `${path}: ${zipped.body.length} of ${file.length} bytes`);
+      assert.ok(gunzipSync(zipped.body).equals(file), path);
+      for (const refused of [{}, { 'accept-encoding': 'br, gzip;q=0' }]) {
+        const plain = await answer(path, refused);
+        assert.equal(plain.headers['content-encoding'], undefined, path);
+        assert.equal(Number(plain.headers['content-length']), file.length);
+        assert.ok(plain.body.equals(file), path);
+      }
+    }
   });
 
   test('the check above sees a missing file: a 404 is an answer, not a failed request', async () => {
