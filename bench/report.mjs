@@ -342,7 +342,7 @@ function paintNotes(r) {
   const named = [...counts].map(([e, n]) => `${e === null ? 'none' : `\`${e}\``} in ${n} of ${elements.length}`).join(', ');
   return [
     `- Unthrottled, in the ${elements.length} cold loads above (Chromium's own \`largest-contentful-paint\` entries): the element is ${named}, ` +
-      `at ${ms(r.lcp.page.median)} (median). Building the page (\`build()\` of page.js, one task, timed by main.js) took ${ms(r.build?.median ?? null)} ` +
+      `at ${ms(r.lcp.page.median)} (median). Building the page (\`build()\` of page.js until the first three figures are built, each in tasks of its own; timed by main.js) took ${ms(r.build?.median ?? null)} ` +
       `(${ms(r.build?.min ?? null)}–${ms(r.build?.max ?? null)}); Lighthouse multiplies main-thread time by 4, and every task over 50 ms after the first paint counts towards Total Blocking Time.`,
   ];
 }
