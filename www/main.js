@@ -19,6 +19,7 @@ const PRELOADS = [
   ['modulepreload', 'embed.js'],
   ['modulepreload', 'figure.js'],
   ['modulepreload', 'render.js'],
+  ['modulepreload', 'tree.js'],
   ['modulepreload', 'state.js'],
   ['modulepreload', 'replay.js'],
   ['modulepreload', 'editor.js'],

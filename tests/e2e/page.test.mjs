@@ -161,6 +161,19 @@ describe('safety', () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test('every module of the page is preloaded, so none waits for the module that imports it', async () => {
+    const page = await openLesson(env, '?lang=en');
+    await page.locator('[data-figure="loop"] [data-status]').waitFor();
+    const preloaded = await page.evaluate(() =>
+      [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((link) => new URL(/** @type {HTMLLinkElement} */ (link).href).pathname),
+    );
+    // index.html names these itself; the words are one language's, chosen at run time.
+    const named = ['/main.js', '/opening.js', '/text-en.js'];
+    const modules = page.requests.map((url) => new URL(url).pathname).filter((path) => path.endsWith('.js') || path.endsWith('.wasm'));
+    assert.ok(modules.includes('/tree.js'), 'the check sees a module imported two levels down');
+    assert.deepEqual(modules.filter((path) => !preloaded.includes(path) && !named.includes(path)), []);
+  });
+
   test('the server sends text and the module gzipped to a client that asks, with their length, and as they are otherwise', async () => {
     const answer = (path, headers) =>
       new Promise((done, fail) => {
