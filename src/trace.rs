@@ -394,8 +394,7 @@ impl Step {
             field(out, "ran", ran);
         }
         if self.output_lines > 0 {
-            out.extend_from_slice(b",\"outputLines\":");
-            number(out, self.output_lines as u64);
+            field(out, "outputLines", self.output_lines as u64);
         }
         if !self.decisions.is_empty() {
             out.extend_from_slice(b",\"decisions\":");
@@ -406,11 +405,11 @@ impl Step {
 }
 
 /// `,"name":n`.
-fn field(out: &mut Vec<u8>, name: &str, n: u32) {
+fn field(out: &mut Vec<u8>, name: &str, n: impl Into<u64>) {
     out.extend_from_slice(b",\"");
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b"\":");
-    number(out, u64::from(n));
+    number(out, n.into());
 }
 
 /// `[1,null,2]`.
@@ -428,18 +427,8 @@ fn list(out: &mut Vec<u8>, items: &[Option<u32>]) {
     out.push(b']');
 }
 
-fn number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Where the first byte outside ASCII is, looking at eight bytes at a time.
