@@ -28,8 +28,6 @@ function depth(steps, i) {
 }
 const aboutToRun = (/** @type {Step} */ step) => step.event === 'call' || step.event === 'line';
 
-/** The current function of a step and its line (the step carries both). @param {Step} step @returns {{symbol: string, line: number}} */
-export const here = (step) => step;
 
 /** The key of a breakpoint, also its form in the URL: `validate_todos.152`. */
 export const breakpointKey = (/** @type {string} */ symbol, /** @type {number} */ line) => `${symbol}.${line}`;
@@ -74,10 +72,11 @@ const finished = (/** @type {Step[]} */ steps, /** @type {number} */ pos) => pos
  * breakpoint hits; like a real debugger, a breakpoint inside a call still stops it.
  * @param {number} up @returns {Move}
  */
-const stepUp = (up) => (steps, pos, breakpoints) =>
-  pos === IDLE || finished(steps, pos)
-    ? Math.min(pos + 1, steps.length)
-    : firstAfter(steps, pos, (s, i) => depth(steps, i) <= depth(steps, pos) - up || hits(s, breakpoints));
+const stepUp = (up) => (steps, pos, breakpoints) => {
+  if (pos === IDLE || finished(steps, pos)) return Math.min(pos + 1, steps.length);
+  const limit = depth(steps, pos) - up;
+  return firstAfter(steps, pos, (s, i) => depth(steps, i) <= limit || hits(s, breakpoints));
+};
 
 /** Where each command moves the position. Stepping from "not started" pauses at the first step. @type {Record<Command, Move>} */
 export const commands = {
@@ -105,7 +104,7 @@ export const stepAt = (steps, pos) => (pos === IDLE || finished(steps, pos) ? nu
 /** The listing to show: the function of the current step, else the figure's own. */
 export function shownSymbol(/** @type {Step[]} */ steps, /** @type {number} */ pos, /** @type {string} */ figureSymbol) {
   if (pos === IDLE || steps.length === 0) return figureSymbol;
-  return here(steps[Math.min(pos, steps.length - 1)]).symbol;
+  return steps[Math.min(pos, steps.length - 1)].symbol;
 }
 
 /**
@@ -116,10 +115,10 @@ export function shownSymbol(/** @type {Step[]} */ steps, /** @type {number} */ p
 export function markers(steps, pos) {
   if (pos === IDLE) return { next: null, ran: null };
   const last = steps.at(-1);
-  if (finished(steps, pos)) return { next: null, ran: last ? here(last).line : null };
+  if (finished(steps, pos)) return { next: null, ran: last ? last.line : null };
   const step = steps[pos];
-  if (!aboutToRun(step)) return { next: null, ran: here(step).line };
-  return { next: here(step).line, ran: step.ran ?? null };
+  if (!aboutToRun(step)) return { next: null, ran: step.line };
+  return { next: step.line, ran: step.ran ?? null };
 }
 
 /**
@@ -216,6 +215,6 @@ export function status(trace, pos) {
     return result.ok ? { kind: 'done', total: steps.length } : { kind: 'error', error: result.error, total: steps.length };
   }
   const step = steps[pos];
-  const { symbol, line } = here(step);
+  const { symbol, line } = step;
   return { kind: 'paused', event: step.event, symbol, line, step: pos + 1, total: steps.length, error: step.error };
 }

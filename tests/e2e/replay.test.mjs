@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readLink, writeLink } from '../../www/link.js';
 import {
-  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, framesAt, commands, here,
+  IDLE, breakableLines, breakpointHits, breakpointKey, callStack, canRun, framesAt, commands,
   hostAt, localsOf, markers, outputAt, shownSymbol, status, tracedSymbols,
 } from '../../www/replay.js';
 import { loadModule } from './helpers.mjs';
@@ -20,7 +20,7 @@ function lineOf(symbol, snippet) {
   return found[0].no;
 }
 
-const at = (steps, pos) => ({ symbol: here(steps[pos]).symbol, line: here(steps[pos]).line, event: steps[pos].event });
+const at = (steps, pos) => ({ symbol: steps[pos].symbol, line: steps[pos].line, event: steps[pos].event });
 const localsAt = (trace, pos) => localsOf(trace, trace.steps[pos]);
 const none = new Set();
 
@@ -42,7 +42,7 @@ describe('stepping over write/replace', () => {
 
   test('step into enters validate_todos; step out comes back to the next line of write_todos', () => {
     const inside = commands['step-into'](steps, 0, none);
-    assert.equal(here(steps[inside]).symbol, 'validate_todos');
+    assert.equal(steps[inside].symbol, 'validate_todos');
     assert.deepEqual(framesAt(steps, inside).map((f) => f.symbol), ['write_todos', 'validate_todos']);
     const back = commands['step-out'](steps, inside + 3, none);
     assert.deepEqual(at(steps, back), { symbol: 'write_todos', line: lineOf('write_todos', 'let rendered'), event: 'line' });
@@ -52,7 +52,7 @@ describe('stepping over write/replace', () => {
     const next = commands['step-over'](steps, 0, none);
     assert.deepEqual(at(steps, next), { symbol: 'write_todos', line: lineOf('write_todos', 'let rendered'), event: 'line' });
     const after = commands['step-over'](steps, next, none);
-    assert.equal(here(steps[after]).line, lineOf('write_todos', 'state.items = replacement'));
+    assert.equal(steps[after].line, lineOf('write_todos', 'state.items = replacement'));
   });
 
   test('step over and step out still stop at a breakpoint inside the call', () => {
@@ -60,9 +60,9 @@ describe('stepping over write/replace', () => {
     const over = commands['step-over'](steps, 0, push);
     assert.deepEqual(at(steps, over), { symbol: 'validate_todos', line: lineOf('validate_todos', 'new_list.push('), event: 'line' });
     const out = commands['step-out'](steps, over, push);
-    assert.equal(here(steps[out]).symbol, 'validate_todos', 'the second item reaches the push line too');
+    assert.equal(steps[out].symbol, 'validate_todos', 'the second item reaches the push line too');
     assert.ok(out > over);
-    assert.equal(here(steps[commands['step-out'](steps, out, push)]).symbol, 'write_todos');
+    assert.equal(steps[commands['step-out'](steps, out, push)].symbol, 'write_todos');
   });
 
   test('continue goes from breakpoint to breakpoint, then to the end', () => {
@@ -83,7 +83,7 @@ describe('stepping over write/replace', () => {
     assert.equal(hits.length, 1);
     assert.equal(steps[hits[0]].event, 'line');
     assert.equal(steps[hits[0] + 1].event, 'return');
-    assert.equal(here(steps[hits[0] + 1]).line, okLine);
+    assert.equal(steps[hits[0] + 1].line, okLine);
   });
 
   test('step back goes one recorded step back; run, restart and the ends', () => {
@@ -100,7 +100,7 @@ describe('stepping over write/replace', () => {
   });
 
   test('at the assignment line the replacement is new and the host state is old; one step later both agree', () => {
-    const assign = steps.findIndex((s) => here(s).line === lineOf('write_todos', 'state.items = replacement') && s.event === 'line');
+    const assign = steps.findIndex((s) => s.line === lineOf('write_todos', 'state.items = replacement') && s.event === 'line');
     const replacement = localsAt(trace, assign).find((l) => l.name === 'replacement');
     assert.equal(replacement.value[1].status, 'in_progress');
     assert.equal(replacement.change, '.', 'bound two lines before');
@@ -121,16 +121,16 @@ describe('stepping over write/replace', () => {
   });
 
   test('markers and call stack inside a callee', () => {
-    const inside = steps.findIndex((s) => here(s).symbol === 'validate_todos' && here(s).line === lineOf('validate_todos', 'let mut seen_ids'));
+    const inside = steps.findIndex((s) => s.symbol === 'validate_todos' && s.line === lineOf('validate_todos', 'let mut seen_ids'));
     assert.equal(shownSymbol(steps, inside, 'write_todos'), 'validate_todos');
     assert.deepEqual(markers(steps, inside), { next: lineOf('validate_todos', 'let mut seen_ids'), ran: lineOf('validate_todos', 'let mut new_list') });
-    const call = steps.findIndex((s) => here(s).symbol === 'write_todos');
+    const call = steps.findIndex((s) => s.symbol === 'write_todos');
     assert.deepEqual(callStack(steps, inside), [
       { symbol: 'validate_todos', line: lineOf('validate_todos', 'let mut seen_ids'), step: inside },
       // The caller's latest step, whose locals a click on it shows, is the one at its line of the call.
       { symbol: 'write_todos', line: lineOf('write_todos', 'validate_todos(items)?'), step: call },
     ]);
-    const first = steps.findIndex((s) => here(s).symbol === 'validate_todos');
+    const first = steps.findIndex((s) => s.symbol === 'validate_todos');
     assert.equal(markers(steps, first).ran, null, 'a call has run no line of its own yet');
     assert.ok(localsAt(trace, first).length > 0);
     assert.equal(localsAt(trace, first).every((l) => l.change === '.'), true, 'arguments are not changes');
@@ -141,7 +141,7 @@ describe('stepping over write/replace', () => {
   });
 
   test('after the return the caller marks its call line as just run', () => {
-    const back = steps.findIndex((s) => here(s).symbol === 'write_todos' && here(s).line === lineOf('write_todos', 'let rendered'));
+    const back = steps.findIndex((s) => s.symbol === 'write_todos' && s.line === lineOf('write_todos', 'let rendered'));
     assert.equal(steps[back - 1].event, 'return');
     assert.deepEqual(markers(steps, back), { next: lineOf('write_todos', 'let rendered'), ran: lineOf('write_todos', 'validate_todos(items)?') });
     assert.deepEqual(markers(steps, back - 1), { next: null, ran: lineOf('validate_todos', 'Ok(new_list)') });
@@ -159,13 +159,13 @@ describe('failures and endings', () => {
   test('write/active: the error comes out of validation, the assignment never runs, the old plan stays', () => {
     const trace = api.trace('write', 'active', 'en');
     const assign = lineOf('write_todos', 'state.items = replacement');
-    assert.equal(trace.steps.some((s) => here(s).symbol === 'write_todos' && here(s).line === assign), false);
+    assert.equal(trace.steps.some((s) => s.symbol === 'write_todos' && s.line === assign), false);
     assert.deepEqual(status(trace, trace.steps.length), { kind: 'error', error: trace.result.error, total: trace.steps.length });
     assert.equal(trace.result.error.code, 'too_many_active');
     const last = hostAt(trace, trace.steps.length)[0].entries.map((e) => e.value.status);
     assert.deepEqual(last, ['completed', 'pending']);
     const errorStep = trace.steps.findIndex((s) => s.event === 'error');
-    assert.equal(here(trace.steps[errorStep]).symbol, 'validate_todos');
+    assert.equal(trace.steps[errorStep].symbol, 'validate_todos');
     assert.equal(status(trace, errorStep).kind, 'paused', 'an error inside is a pause until the run ends');
   });
 
@@ -174,7 +174,7 @@ describe('failures and endings', () => {
     const after = trace.steps.findIndex((_, pos) => hostAt(trace, pos)[0].entries.some((e) => e.change === '-'));
     const entries = hostAt(trace, after)[0].entries;
     assert.deepEqual(entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '-']]);
-    assert.equal(here(trace.steps[after - 1]).line, lineOf('write_todos', 'state.items = replacement'));
+    assert.equal(trace.steps[after - 1].line, lineOf('write_todos', 'state.items = replacement'));
     // Once the run ends, the host is marked against the state before the call: item 2 stays visible, as removed.
     assert.deepEqual(hostAt(trace, trace.steps.length)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '-']]);
     assert.deepEqual(hostAt(trace, IDLE)[0].entries.map((e) => [e.value.id, e.change]), [['1', '.'], ['2', '.']]);
@@ -187,7 +187,7 @@ describe('failures and endings', () => {
     const s = status(trace, 3);
     assert.equal(s.kind, 'paused');
     assert.equal(s.step, 4);
-    assert.equal(s.line, here(trace.steps[3]).line);
+    assert.equal(s.line, trace.steps[3].line);
   });
 
   test('breakable lines: every traced statement, never the signature or a struct field', () => {

@@ -1,7 +1,7 @@
 // Unit tests (in node) of a figure's state and its reducer (www/state.js), over real traces from the wasm module.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { IDLE, breakpointHits, breakpointKey, framesAt, here } from '../../www/replay.js';
+import { IDLE, breakpointHits, breakpointKey, framesAt } from '../../www/replay.js';
 import { editorText, keptOf, openState, placeOf, reduce, scenarioText, settingOf, showsRefusal, shownTrace } from '../../www/state.js';
 import { loadModule } from './helpers.mjs';
 
@@ -104,7 +104,7 @@ describe('the reducer', () => {
     const first = reduce(state, { type: 'command', command: 'step-into' });
     assert.equal(first.pos, 0);
     const over = reduce(first, { type: 'command', command: 'step-over' });
-    assert.equal(here(over.scenarioTrace.steps[over.pos]).line, lineOf('write_todos', 'let rendered'), 'over the call to validate_todos');
+    assert.equal(over.scenarioTrace.steps[over.pos].line, lineOf('write_todos', 'let rendered'), 'over the call to validate_todos');
     assert.equal(state.pos, IDLE, 'the old state is untouched');
     assert.equal(reduce(state, { type: 'command', command: 'step-back' }), state);
     assert.equal(reduce(state, { type: 'seek', pos: 10_000 }).pos, state.scenarioTrace.steps.length);
@@ -122,7 +122,7 @@ describe('the reducer', () => {
     assert.equal(reduce(state, { type: 'toggle', symbol: 'validate_todos', line: lineOf('validate_todos', 'pub fn validate_todos') }), state);
     assert.equal(reduce(state, { type: 'toggle', symbol: 'write_todos', line }), state, 'not a listing of this figure');
     const debug = reduce(on, { type: 'command', command: 'debug' });
-    assert.equal(here(debug.scenarioTrace.steps[debug.pos]).line, line);
+    assert.equal(debug.scenarioTrace.steps[debug.pos].line, line);
   });
 
   test('the editor follows the scenario until the reader edits it', () => {
@@ -144,7 +144,7 @@ describe('the reducer', () => {
     state = runOwn(state, 'debug');
     assert.equal(state.showingOwn, true);
     assert.equal(shownTrace(state).scenario, 'input');
-    assert.equal(here(shownTrace(state).steps[state.pos]).line, lineOf('write_todos', 'state.items = replacement'), 'Debug stops at the breakpoint');
+    assert.equal(shownTrace(state).steps[state.pos].line, lineOf('write_todos', 'state.items = replacement'), 'Debug stops at the breakpoint');
     assert.equal(placeOf(state).step, null, 'the link holds no step of the reader’s run');
     assert.equal(placeOf(state).scenario, 'replace');
 
@@ -239,7 +239,7 @@ describe('event breakpoints (the loop figure)', () => {
     assert.equal(hits.length, 1, 'deny asks once');
     state = reduce(state, { type: 'command', command: 'debug' });
     assert.equal(state.pos, hits[0]);
-    assert.equal(here(steps[state.pos]).symbol, 'execute_with_plan');
+    assert.equal(steps[state.pos].symbol, 'execute_with_plan');
     // An unknown event is no breakpoint; choosing another scenario keeps the checked ones.
     assert.equal(reduce(state, { type: 'toggle-event', event: 'nonsense' }), state);
     state = choose(state, 'budget');
