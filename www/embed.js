@@ -14,6 +14,7 @@ import { createFigure } from './figure.js';
 import { LANGS } from './link.js';
 import { afterNextFrame, nextTask } from './render.js';
 import { breakpointKey } from './replay.js';
+import { defaultScenarioOf } from './state.js';
 
 /** @typedef {typeof import('./pkg/todo_trace.js')} Api */
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
@@ -257,8 +258,8 @@ export class TodoTraceFigure extends HTMLElement {
   #firstTrace(api, lang) {
     try {
       const id = this.getAttribute('figure') ?? '';
-      const scenario = api.scenarios(id, lang).find((s) => s.isDefault);
-      return scenario ? new Map([[scenario.id, api.trace(id, scenario.id, lang)]]) : new Map();
+      const scenario = defaultScenarioOf(api.scenarios(id, lang));
+      return new Map([[scenario, api.trace(id, scenario, lang)]]);
     } catch {
       return new Map();
     }

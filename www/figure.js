@@ -6,7 +6,7 @@ import {
   IDLE, breakpointHits, breakpointKey, callStack, framesAt, eventKey, canRun, hostAt, localsOf, markers, outputAt, returned,
   shownSymbol, status, stepAt,
 } from './replay.js';
-import { editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
+import { defaultScenarioOf, editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal, shownTrace } from './state.js';
 import { HOST_EVENTS, conversationPane, eventSteps, evidencePane, planPane, requestAt, requestPane } from './loop.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
@@ -71,7 +71,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // The listings the code pane can show are read up front, so a later failure inside the module cannot take the
   // code pane with it.
   // A figure whose traces carry the loop's data (requests, claims) shows the loop's panes and its event breakpoints.
-  const defaultId = /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const defaultId = defaultScenarioOf(scenarios);
   const isLoop = traceOf(defaultId).claims !== undefined;
   const setting = settingOf(figure, scenarios, traceOf, api.source, isLoop ? HOST_EVENTS : []);
   const { listings } = setting;

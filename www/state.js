@@ -20,6 +20,9 @@ import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, trac
  *   breakable: Map<string, Set<number>>, events: ReadonlySet<string>}} Setting
  */
 
+/** The id of the scenario a figure opens on (Rust marks one default per figure). @param {Scenario[]} scenarios */
+export const defaultScenarioOf = (scenarios) => /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+
 /**
  * A figure's setting. `traceOf(scenario)` gives a scenario's trace, `source` is the module's `source()`.
  * @param {Figure} figure @param {Scenario[]} scenarios
@@ -28,7 +31,7 @@ import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, trac
  * @returns {Setting}
  */
 export function settingOf(figure, scenarios, traceOf, source, events = []) {
-  const defaultScenario = /** @type {Scenario} */ (scenarios.find((s) => s.isDefault)).id;
+  const defaultScenario = defaultScenarioOf(scenarios);
   const symbols = new Set([figure.symbol, ...tracedSymbols(traceOf(defaultScenario))]);
   const listings = new Map([...symbols].map((symbol) => [symbol, source(symbol)]));
   return { figure, scenarios, defaultScenario, listings, breakable: breakableLines([...listings.values()]), events: new Set(events) };
