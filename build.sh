@@ -74,7 +74,7 @@ build() {
 
 # What of www/ the lesson page alone uses; every other module is one <todo-trace-figure> may load (embed.js and what it
 # imports), so a new module goes into dist/ without a change here (tests/e2e/embed.test.mjs fails on a file missing).
-PAGE_ONLY=(main.js page.js opening.js)
+PAGE_ONLY=(main.js page.js opening.js lesson-zh.js lesson-en.js)
 
 # dist/todo-trace/: one folder an author copies to their site; dist/example.html: an article that embeds two figures.
 dist() {

@@ -8,7 +8,7 @@ import { allFiguresReady, startBrowser } from '../tests/e2e/helpers.mjs';
 const root = new URL('../www/', import.meta.url).pathname;
 const base = process.argv[2];
 // What a Chinese reader fetches that the loop figure touches (text-en.js is fetched only in English).
-const FILES = ['loop.js', 'figure.js', 'page.js', 'state.js', 'replay.js', 'link.js', 'main.js', 'text-zh.js', 'style.css', 'pkg/todo_trace_bg.wasm', 'pkg/todo_trace.js'];
+const FILES = ['loop.js', 'figure.js', 'page.js', 'state.js', 'replay.js', 'link.js', 'main.js', 'text-zh.js', 'lesson-zh.js', 'style.css', 'pkg/todo_trace_bg.wasm', 'pkg/todo_trace.js'];
 const gz = (dir, file) => (existsSync(`${dir}/${file}`) ? gzipSync(readFileSync(`${dir}/${file}`), { level: 9 }).length : 0);
 if (base) {
   let added = 0;

@@ -373,16 +373,16 @@ function machine(browserVersion) {
 }
 
 /**
- * index.html shows the opening of text-zh.js's prose as static HTML until page.js builds the page; a word
+ * index.html shows the opening of lesson-zh.js's prose as static HTML until page.js builds the page; a word
  * changed in one but not the other would show the reader one text and then another. Lists the blocks that differ.
  */
 async function openingDrift() {
   const html = readFileSync(`${ROOT}www/index.html`, 'utf8');
-  const { default: zh } = await import(`${ROOT}www/text-zh.js`);
+  const { default: zh } = await import(`${ROOT}www/lesson-zh.js`);
   const shown = [...html.matchAll(/<(h1|h2|p) data-opening>(.*?)<\/\1>/gs)].map(([, kind, text]) => [kind, text.replace(/<code>(.*?)<\/code>/g, '`$1`')]);
   if (shown.length === 0) return ['index.html has no [data-opening] blocks'];
   return shown
-    .map((block, i) => (JSON.stringify(block) === JSON.stringify(zh.prose[i]) ? null : `index.html's opening block ${i + 1} (${block[0]}) differs from text-zh.js's prose[${i}]`))
+    .map((block, i) => (JSON.stringify(block) === JSON.stringify(zh.prose[i]) ? null : `index.html's opening block ${i + 1} (${block[0]}) differs from lesson-zh.js's prose[${i}]`))
     .filter(Boolean);
 }
 

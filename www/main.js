@@ -8,7 +8,7 @@ import { readLink } from './link.js';
 /** Shown when not even the words of the page could be loaded. */
 const FALLBACK = '页面无法建立。/ The page could not be built: ';
 
-/** @typedef {import('./text-en.js').Words} Words */
+/** @typedef {import('./lesson-en.js').LessonWords} Words */
 /** @typedef {import('./state.js').Kept} Kept */
 
 /** The module graph, fetched at once rather than one import level at a time; the wasm (the largest) first. Keep in step with page.js's imports. */
@@ -30,9 +30,9 @@ const PRELOADS = [
   ['modulepreload', 'vendor/shj-todo.js'],
 ];
 
-/** Adds the preload links for the module graph. */
-function preload() {
-  for (const [rel, href] of PRELOADS) {
+/** Adds the preload links for the module graph, with the figures' words in the page's language (lesson-LANG.js imports them). */
+function preload(/** @type {string} */ lang) {
+  for (const [rel, href] of [...PRELOADS, ['modulepreload', `text-${lang}.js`]]) {
     const link = document.createElement('link');
     link.rel = rel;
     link.href = href;
@@ -59,10 +59,10 @@ const afterPaint = () =>
 
 /** @type {Map<string, Promise<Words>>} */
 const texts = new Map();
-/** The words of one language (text-zh.js or text-en.js), fetched the first time it is shown. */
+/** The words of one language (lesson-zh.js with text-zh.js, or the en pair), fetched the first time it is shown. */
 function loadText(/** @type {string} */ lang) {
   let words = texts.get(lang);
-  if (!words) texts.set(lang, (words = import(`./text-${lang}.js`).then((module) => module.default)));
+  if (!words) texts.set(lang, (words = import(`./lesson-${lang}.js`).then((module) => module.default)));
   return words;
 }
 
@@ -100,7 +100,7 @@ if (lang === document.documentElement.lang) delete document.documentElement.data
 document.documentElement.lang = lang;
 
 await afterPaint();
-preload();
+preload(lang);
 const words = loadText(lang);
 const page = import('./page.js');
 page.catch(() => {}); // reported by start()

@@ -6,7 +6,7 @@ import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, el, richText } from './render.js';
 
 /** @typedef {typeof import('./pkg/todo_trace.js')} Api */
-/** @typedef {import('./text-en.js').Words} Words */
+/** @typedef {import('./lesson-en.js').LessonWords} Words */
 /** @typedef {import('./state.js').Kept} Kept */
 
 /** Moves are written to the URL at most this often (see saveLinkSoon). */

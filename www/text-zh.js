@@ -1,24 +1,17 @@
-// Every reader-visible word of the page in Chinese: the lesson's prose, figure captions, "things to try", and the debugger's labels.
+// Every reader-visible word of a figure in Chinese: its caption, "things to try" and the debugger's labels. The
+// figure element (embed.js) loads this file alone; the lesson page adds its own prose (lesson-zh.js).
 // @ts-check
 //
 // One file per language, so a reader downloads only the language they read (text-zh.js and
 // text-en.js have the same keys).
 //
-// Inline markup in prose strings: `code`, {line:SNIPPET} (the number of the one listing line that
-// contains SNIPPET, so the prose cannot drift from the compiled source) and {scenario:FIGURE/ID}
+// Inline markup in prose strings (here and in lesson-*.js): `code`, {line:SNIPPET} (the number of the one listing
+// line that contains SNIPPET, so the prose cannot drift from the compiled source) and {scenario:FIGURE/ID}
 // (that scenario's label in the page's language).
 
 /** @type {import('./text-en.js').Words} */
 export default {
-  title: '计划写在哪里：编码智能体的 TodoWrite 工具',
-  switchLabel: 'English',
-  loading: '正在加载 WebAssembly 模块……',
-  wasmFailed: (detail) =>
-    `WebAssembly 模块没能加载，页面上的调试器无法运行。请换用支持 WebAssembly 的新版浏览器；如果是自己构建的页面，请先运行 ./build.sh build。详情：${detail}`,
   pageFailed: (detail) => `页面出错了，调试器无法显示。详情：${detail}`,
-  // `value` is a node (the value, isolated in a <bdi>), so the sentence is a list of parts.
-  linkProblem: (/** @type {string} */ name, /** @type {Node} */ value) => ['链接中的 ', name, '=', value, ' 无法识别，已忽略。'],
-  linkMore: (/** @type {number} */ count) => `链接中另有 ${count} 个值无法识别，也已忽略。`,
   figure: (n) => `图 ${n}`,
   scenario: '场景',
   controlsLabel: '调试控制',
@@ -135,116 +128,6 @@ export default {
   showMe: ['演示', '按这一条所说设置好这张图：场景、断点和停的那一步'],
   quote: (label) => `“${label}”`,
   colon: '：',
-  prose: [
-    ['h1', '计划写在哪里：编码智能体的 TodoWrite 工具'],
-    [
-      'p',
-      '编码智能体是一个模型加上一个宿主循环：模型决定下一步做什么，宿主替它运行工具，再把结果交回去。任务一长，模型就容易弄不清自己做到了哪里：有的步骤做了两遍，有的被跳过，有的被当成已经做完。常见的办法是给模型一个计划工具 `todo_write`，让它把计划写下来，交给宿主保管。',
-    ],
-    [
-      'p',
-      '这一页讲宿主那一侧怎样对待这份计划。代码是真实的 Rust：下面三张图各是一个单步调试器，回放的是这段代码编译成 WebAssembly、在你的浏览器里真实运行时记下的每一步。',
-    ],
-    ['h2', '怎样使用图中的调试器'],
-    [
-      'p',
-      '先在图上方选一个场景。“调试”从头运行到第一个断点，没有断点就一直运行到结束；“单步进入”从第一行开始一步一步走；时间轴可以拖到任何一步。点击行号设置或取消断点，只有真正会执行语句的行才接受断点，断点也以刻度显示在时间轴上。',
-    ],
-    [
-      'p',
-      '代码左侧的 ▶ 指向即将执行的那一行，▷ 标出当前函数刚执行完的那一行。旁边依次是局部变量、调用栈、宿主状态和输出；和上一步相比有变化的值带有标记：+ 是新出现的，~ 是改变了的，− 是被删除的。键盘操作在焦点位于图内时有效：',
-    ],
-    ['keys'],
-    [
-      'p',
-      '每张图下方的“准备与调用入口”展开后，是这个场景交给函数的数据，以及准备数据、调用函数、打印结果的那段入口代码。你也可以在那里改写输入，用自己的数据运行或调试函数；读不懂的文本会被拒绝，错误就显示在编辑框旁边。地址栏会记下每张图的场景、断点和所在的步（你自己写的输入不写进地址），复制链接就能把同一个位置分享出去。',
-    ],
-    ['h2', '一份计划长什么样'],
-    [
-      'p',
-      '计划是一张清单，每一项有三个字段，都是字符串：`id`、`content`（要做的事）和 `status`。`status` 只能是 `pending`（未开始）、`in_progress`（进行中）、`completed`（已完成）三者之一，拼写和大小写都要完全一致。宿主要保管的只有一样东西：当前计划 `state.items`。',
-    ],
-    [
-      'p',
-      '模型每次调用 `todo_write` 都提交整张清单，而不是“把第 2 项改成已完成”这样的增量。提交整张清单，宿主就总能回答一个简单的问题：现在的计划到底是什么？',
-    ],
-    ['h2', '先校验整张清单'],
-    [
-      'p',
-      '模型交来的清单是不可信的输入。`validate_todos` 看不到宿主状态，它只读这份输入，逐项检查，遇到第一个问题就停下并返回一个带代码的错误；错误信息写明是第几项、哪个 id，模型下一次就知道该改什么。检查按这个顺序进行：',
-    ],
-    [
-      'ol',
-      [
-        '输入必须是一个列表，最多 20 项。',
-        '每一项必须是对象，键恰好是 `id`、`content`、`status` 三个，值都是字符串。',
-        '`id` 去掉首尾空白后不能为空，不能超过 32 个字符，也不能和前面某一项的 `id` 相同。',
-        '`content` 去掉首尾空白后不能为空，不能超过 150 个字符。长度按字符而不是字节计算，所以 150 个汉字的内容是合法的。',
-        '`status` 必须是三种状态之一。',
-        '记下这一项的 `id`，再数到目前为止有几项 `in_progress`：超过一项就报错。',
-        '全部通过，才把去掉空白的这一项追加到新清单。',
-      ],
-    ],
-    ['p', '新清单是从头新建的，之后输入再怎么变，也影响不到它。'],
-    ['figure', 'validate'],
-    ['h2', '再一次赋值，整体替换'],
-    [
-      'p',
-      '校验通过之后才轮到写入。`write_todos` 先调用 `validate_todos`，那一行末尾的 `?` 让任何错误立刻原样返回，后面的渲染和赋值一行也不会执行。只有拿到完整的新清单，它才渲染计划，再用一次赋值 `state.items = replacement` 换掉旧计划。',
-    ],
-    [
-      'p',
-      '所以不存在改了一半的计划：被拒绝的更新让旧计划一字不差地留下。反过来，空列表是一次合法的提交，它把计划清空；提交时漏掉的条目会从计划里消失，因为替换的是整张清单。写入计划本身不执行其中任何一项。',
-    ],
-    ['figure', 'write'],
-    ['h2', '计划怎样回到模型面前'],
-    [
-      'p',
-      '宿主保管了计划，还得让模型在下一次调用时看见它。最直接的做法是每次往历史里追加一条提醒，可那样提醒会越积越多，旧计划和新计划挤在同一段历史里。',
-    ],
-    [
-      'p',
-      '`prepare_messages` 换了一种做法：每次调用模型之前，先把整段历史复制一份，只在副本的第一条用户消息末尾接上一个空行、一行说明和渲染好的计划。说明行告诉模型：这是宿主提供的当前计划，其中的状态只是声明，要拿工具结果来核对。',
-    ],
-    [
-      'p',
-      '原始历史从不被修改，所以准备两次也不会出现两份计划；`tool_use` 和 `tool_result` 块连同它们的 id 原封不动，模型仍能把每个结果对上它的调用。如果第一条消息不是用户的文本，函数返回明确的错误 `no_user_text`，而不是因为下标越界而崩溃。',
-    ],
-    ['figure', 'prepare'],
-    ['h2', '状态是声明，不是证据'],
-    [
-      'p',
-      '把每一项都标成 `completed` 不会运行任何东西。在图 2 的{scenario:write/claim}场景里，写入成功，计划声称一切都已完成，可输出的最后一行说得明白：写入计划没有运行其中任何一项。',
-    ],
-    [
-      'p',
-      '图 3 的{scenario:prepare/updated}场景把矛盾摆在一起：计划说“运行并核对”已经完成，同一段历史里的工具结果却是“未执行：用户拒绝。”这个矛盾是有意留下的。程序有没有运行、打印了什么，只记在工具结果里；计划里的状态是模型的说法。宿主可以保证计划的格式正确，却不能把它当作事情已经发生的证据。',
-    ],
-    ['h2', '一次完整的智能体运行里的计划'],
-    [
-      'p',
-      '这三个函数要放进循环里才有意义。最后一个图重放一次完整的运行：`run_loop` 调用模型，模型每要一个工具，`execute_with_plan` 就按宿主的规则处理并执行它。这里不调用真正的模型，而是一个照脚本回答的替身：它读自己收到的工具结果，并据此走不同的分支。其余都是上面那些编译好的代码，单步进入就能走到：计划由 `write_todos` 写入，由 `validate_todos` 检查，再由 `prepare_messages` 附到每一次请求上。',
-    ],
-    [
-      'ol',
-      [
-        '看得见的进度是有代价的。只有模型自己调用 `todo_write` 时计划才会变，而每一次这样的调用都多花一次模型调用。在{scenario:loop/allow}里，8 次调用中有 4 次只是为了更新计划。',
-        '权限属于宿主，而不属于计划。每次运行 `run_main` 都要用户点头；在{scenario:loop/deny}里用户说不，在{scenario:loop/maintenance}里宿主规则在询问任何人之前就挡下了运行。标成 `completed` 的项不授予任何权限。',
-        '预算说了算。在{scenario:loop/budget}里，4 次调用之后循环以 `call_limit` 停下，还有项没完成，也没有任何东西为了好看把它们标成完成。',
-        '状态是声明，工具结果才是证据。在{scenario:loop/skip}里，回答报告了 42，而“读取预期”仍是待办；在{scenario:loop/claim}里每一项都说已完成，却什么也没读、什么也没运行。最后一个窗格把每条声明和它的证据并排放在一起。',
-      ],
-    ],
-    [
-      'p',
-      '除了行断点，这个调试器还能在宿主做决定时暂停：写入或拒绝计划、询问用户、拒绝或挡下一次调用、附上提醒、循环停止。在时间轴上方勾选它们；时间轴会标出每一个这样的步骤，“继续”会停在下一个勾选的决定上。',
-    ],
-    ['figure', 'loop'],
-    ['h2', '出处，以及哪些是本课自己的'],
-    [
-      'p',
-      '这个思路来自开源课程 learn-claude-code 中讲 TodoWrite 的几章：最多 20 项、同一时间只有一项进行中、整张清单替换；其中一章还会在模型连续 3 轮没有更新计划时提醒它。实际使用的编码智能体采用相似的结构（`content`、`status`，外加一个现在进行时的 `activeForm` 标签）。本页的 `id`、`content`、`status` 规则，连同它们的上限和检查顺序，是这一课自己的约定。',
-    ],
-  ],
   figures: {
     loop: {
       caption: '`run_loop` 与 `execute_with_plan`：从问题到停止的一次完整运行，里面有宿主的规则，也有计划函数。',

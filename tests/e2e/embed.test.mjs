@@ -154,6 +154,30 @@ describe('the figure element in dist/', () => {
     await page.close();
   });
 
+  test('the loop figure embeds too: its panes, its event breakpoints, a run to the end', async () => {
+    const page = await browser.newPage();
+    page.errors = [];
+    page.on('pageerror', (error) => page.errors.push(error.message));
+    await page.route('**/loop.html', (route) => route.fulfill({
+      contentType: 'text/html',
+      headers: { 'Content-Security-Policy': CSP },
+      body: '<!doctype html><html lang="zh"><title>loop</title><p>前文</p><todo-trace-figure figure="loop" lang="zh" scenario="deny"></todo-trace-figure>' +
+        '<script type="module" src="todo-trace/embed.js"></script>',
+    }));
+    await page.goto(`${origin}/loop.html`);
+    const loop = host(page, 'loop');
+    await loop.locator('[data-figure="loop"] [data-status="idle"]').waitFor();
+    assert.equal(await loop.locator('select[data-control="scenario"]').inputValue(), 'deny');
+    for (const pane of ['conversation', 'plan', 'request', 'evidence']) assert.equal(await loop.locator(`[data-pane="${pane}"]`).count(), 1, pane);
+    assert.equal(await loop.locator('input[data-break-on]').count(), 7);
+    await loop.locator('[data-action="run"]').click();
+    await loop.locator('[data-status="done"]').waitFor();
+    // deny: the user says no, so the run is refused an error result (LOOP.md's table).
+    await loop.locator('[data-pane="conversation"]').getByText('未运行：用户拒绝了这次运行。').first().waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test('the host page CSS does not reach inside, and the figure CSS does not leak out', async () => {
     const page = await openExample('* { color: red !important; font: 40px serif !important; } p { color: red; }');
     const inside = await host(page, 'write').locator('[data-status]').evaluate((node) => {

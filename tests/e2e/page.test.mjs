@@ -167,8 +167,8 @@ describe('safety', () => {
     const preloaded = await page.evaluate(() =>
       [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((link) => new URL(/** @type {HTMLLinkElement} */ (link).href).pathname),
     );
-    // index.html names these itself; the words are one language's, chosen at run time.
-    const named = ['/main.js', '/opening.js', '/text-en.js'];
+    // index.html names these itself; main.js imports the page's words in the language chosen at run time.
+    const named = ['/main.js', '/opening.js', '/lesson-en.js'];
     const modules = page.requests.map((url) => new URL(url).pathname).filter((path) => path.endsWith('.js') || path.endsWith('.wasm'));
     assert.ok(modules.includes('/tree.js'), 'the check sees a module imported two levels down');
     assert.deepEqual(modules.filter((path) => !preloaded.includes(path) && !named.includes(path)), []);
@@ -244,10 +244,10 @@ describe('loading', () => {
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
     await page.goto(`${env.origin}/?lang=en`);
     await page.locator('[data-figure="prepare"] [data-status="idle"]').waitFor();
-    assert.ok(fetched.includes('/text-en.js'));
-    assert.ok(!fetched.includes('/text-zh.js'), 'the Chinese words are not fetched for an English page');
+    assert.ok(fetched.includes('/text-en.js') && fetched.includes('/lesson-en.js'));
+    assert.ok(!fetched.includes('/text-zh.js') && !fetched.includes('/lesson-zh.js'), 'the Chinese words are not fetched for an English page');
     await switchLanguage(page, 'zh');
-    assert.ok(fetched.includes('/text-zh.js'));
+    assert.ok(fetched.includes('/text-zh.js') && fetched.includes('/lesson-zh.js'));
     await context.close();
   });
 
