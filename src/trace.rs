@@ -9,16 +9,46 @@
 //! a step does not grow with the size of the data. Everything the page shows about a step (its
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use tsify::Tsify;
 
 use crate::lesson::{Lang, TodoError};
 
-/// A value as JSON text.
-pub type Json = Box<RawValue>;
+/// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time to
+/// be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be made
+/// from text by its parser, which would have to come into the module.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Json(Box<[u8]>);
+
+impl Json {
+    /// The JSON text. It is UTF-8 as serde_json writes it; it is checked here, where Rust code reads
+    /// it as text, rather than on every value a trace stores.
+    pub fn get(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or(NOT_SERIALIZABLE)
+    }
+
+    /// The JSON text as bytes, for writing it out.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Serialize for Json {
+    /// Written as it is, not as a string. serde_json writes a struct of this name raw: that is how
+    /// its own `RawValue` serializes (`serde_json::raw::TOKEN`, with the `raw_value` feature).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        const RAW: &str = "$serde_json::private::RawValue";
+        let mut raw = serializer.serialize_struct(RAW, 1)?;
+        raw.serialize_field(RAW, self.get())?;
+        raw.end()
+    }
+}
+
+/// What a value that fails to serialize is shown as (it would be a bug; none does).
+const NOT_SERIALIZABLE: &str = "\"<not serializable>\"";
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
 pub const MAX_STEPS: usize = 10_000;
@@ -219,7 +249,7 @@ pub struct LocalAt<'a> {
     pub name: &'static str,
     pub ty: &'static str,
     /// `None` once moved away.
-    pub value: Option<&'a RawValue>,
+    pub value: Option<&'a Json>,
     pub change: char,
 }
 
@@ -238,7 +268,7 @@ impl Recording {
         frames
     }
 
-    pub fn value(&self, index: u32) -> &RawValue {
+    pub fn value(&self, index: u32) -> &Json {
         &self.values[index as usize]
     }
 
@@ -258,7 +288,7 @@ impl Recording {
     }
 
     /// A host field's current entries at `step` (removed ones left out).
-    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&RawValue> {
+    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&Json> {
         let view = &self.hosts[step.host as usize];
         let Some(field) = view.iter().find(|f| f.field == field) else { return Vec::new() };
         let marks = field.changes.chars();
@@ -305,36 +335,54 @@ fn short_type_name(full: &str) -> String {
 /// be a bug, shown in the trace rather than hidden (as `write_json` does: serde_json's error text
 /// would bring its `Display`, 4.5 KB of wasm, for a case that does not occur).
 pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
-    serde_json::value::to_raw_value(value)
-        .or_else(|_| serde_json::value::to_raw_value("<not serializable>"))
-        .unwrap_or_default()
+    let mut text = Vec::new();
+    value.write_json(&mut text);
+    Json(text.into())
 }
 
 /// JSON text with every character outside ASCII written as a `\u` escape (UTF-16 units, as JSON has
 /// them): the same JSON. ASCII text crosses to JS through the decoder's fast path and parses as a
-/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8.
-pub fn ascii_json(text: String) -> String {
-    if text.is_ascii() {
-        return text;
-    }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8. `text` is
+/// UTF-8 as serde_json writes it, and is read as such rather than checked first: the result is
+/// checked instead, and ASCII checks fast.
+pub fn ascii_json(text: Vec<u8>) -> String {
+    let Some(mut at) = first_not_ascii(&text) else {
+        return String::from_utf8(text).unwrap_or_default();
+    };
     let mut out = Vec::with_capacity(text.len() * 2);
-    let mut rest = text.as_str();
-    // Runs of ASCII are copied whole; each other character becomes one or two escapes.
-    while let Some(at) = first_not_ascii(rest.as_bytes()) {
-        out.extend_from_slice(&rest.as_bytes()[..at]);
-        let Some(c) = rest[at..].chars().next() else { break };
-        let mut units = [0u16; 2];
-        for &unit in c.encode_utf16(&mut units).iter() {
-            let digits = [12, 8, 4, 0].map(|shift| HEX[usize::from((unit >> shift) & 0xf)]);
-            out.extend_from_slice(b"\\u");
-            out.extend_from_slice(&digits);
+    out.extend_from_slice(&text[..at]);
+    // Each character outside ASCII becomes one or two escapes; runs of ASCII between are copied whole.
+    while let Some(&lead) = text.get(at) {
+        if lead < 0x80 {
+            let run = first_not_ascii(&text[at..]).unwrap_or(text.len() - at);
+            out.extend_from_slice(&text[at..at + run]);
+            at += run;
+            continue;
         }
-        rest = &rest[at + c.len_utf8()..];
+        let lead = u32::from(lead);
+        let more = |k: usize| text.get(at + k).map_or(0, |&b| u32::from(b) & 0x3f);
+        let (c, width) = match lead {
+            0xf0.. => (((lead & 0x07) << 18) | (more(1) << 12) | (more(2) << 6) | more(3), 4),
+            0xe0.. => (((lead & 0x0f) << 12) | (more(1) << 6) | more(2), 3),
+            _ => (((lead & 0x1f) << 6) | more(1), 2),
+        };
+        if c >= 0x1_0000 {
+            escape(&mut out, 0xd800 + ((c - 0x1_0000) >> 10));
+            escape(&mut out, 0xdc00 + (c & 0x3ff));
+        } else {
+            escape(&mut out, c);
+        }
+        at += width;
     }
-    out.extend_from_slice(rest.as_bytes());
     // Only ASCII bytes were written.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// `\uXXXX` for one UTF-16 unit.
+fn escape(out: &mut Vec<u8>, unit: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u32| HEX[(unit >> shift) as usize & 0xf];
+    out.extend_from_slice(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]);
 }
 
 /// `steps` as JSON text into `out`, exactly as serde_json writes the derived `Serialize` of a
@@ -447,29 +495,27 @@ fn first_not_ascii(bytes: &[u8]) -> Option<usize> {
 /// makes the locals, rather than each probe building them: one call per probe instead of one per
 /// binding keeps the instrumented functions small, and nothing is copied while no one records.
 pub trait Snapshot {
-    /// The value's JSON text into `out`.
+    /// The value's JSON text, appended to `out`.
     fn write_json(&self, out: &mut Vec<u8>);
-    /// The value's JSON text, to keep. (Written a second time rather than parsing `out` back:
-    /// parsing would bring serde_json's whole reader into the module.)
-    fn json(&self) -> Json;
+    /// The type's full name (`std::any::type_name`).
+    fn type_name(&self) -> &'static str;
     /// The type as a reader wrote it.
-    fn type_label(&self) -> &'static str;
+    fn type_label(&self) -> &'static str {
+        type_label(self.type_name())
+    }
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
     fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
         if serde_json::to_writer(&mut *out, self).is_err() {
-            out.clear();
-            let _ = serde_json::to_writer(&mut *out, "<not serializable>");
+            out.truncate(start);
+            out.extend_from_slice(NOT_SERIALIZABLE.as_bytes());
         }
     }
 
-    fn json(&self) -> Json {
-        raw_json(self)
-    }
-
-    fn type_label(&self) -> &'static str {
-        type_label(std::any::type_name::<T>())
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
     }
 }
 
@@ -559,47 +605,47 @@ struct Tables {
 }
 
 impl Tables {
-    /// The index of `value`, stored if it is new.
-    fn value(&mut self, value: &dyn Snapshot) -> u32 {
+    /// The index of `value`, stored if it is new; `previous` is the value it most likely is.
+    fn value(&mut self, value: &dyn Snapshot, previous: Option<u32>) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
-        self.intern(|_| value.json())
+        self.intern(previous)
     }
 
     /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
-    /// as serde_json writes a sequence, so it is copied rather than serialized again (also when it is new:
-    /// a list of the entries' raw texts serializes as exactly that).
-    fn list_value(&mut self, entries: &[u32]) -> u32 {
+    /// as serde_json writes a sequence, so it is copied rather than serialized again.
+    fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
         self.scratch.clear();
         self.scratch.push(b'[');
         for (i, &entry) in entries.iter().enumerate() {
             if i > 0 {
                 self.scratch.push(b',');
             }
-            self.scratch.extend_from_slice(self.done.values[entry as usize].get().as_bytes());
+            self.scratch.extend_from_slice(self.done.values[entry as usize].bytes());
         }
         self.scratch.push(b']');
-        self.intern(|done| {
-            raw_json(
-                &entries.iter().map(|&entry| &*done.values[entry as usize]).collect::<Vec<_>>(),
-            )
-        })
+        self.intern(previous)
     }
 
-    /// The index of the text in `scratch`, stored if it is new as `json` makes it (the same text).
-    fn intern(&mut self, json: impl FnOnce(&Recording) -> Json) -> u32 {
+    /// The index of the text in `scratch`, stored if it is new.
+    fn intern(&mut self, previous: Option<u32>) -> u32 {
+        // A value written again is most often what it was: one comparison, and no hash.
+        if let Some(previous) = previous {
+            if self.done.values[previous as usize].bytes() == self.scratch.as_slice() {
+                return previous;
+            }
+        }
         let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
         let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
         for &(_, index) in same {
-            if values[index as usize].get().as_bytes() == self.scratch.as_slice() {
+            if values[index as usize].bytes() == self.scratch.as_slice() {
                 return index;
             }
         }
         let index = values.len() as u32;
-        let json = json(&self.done);
-        self.done.values.push(json);
+        values.push(Json(self.scratch.as_slice().into()));
         self.values.insert(at, (hash, index));
         index
     }
@@ -633,10 +679,13 @@ impl Tables {
         index_of(&mut self.done.hosts, view)
     }
 
-    /// The entries of a host list, as value indices.
-    fn entries(&mut self, list: &dyn HostList) -> Vec<u32> {
+    /// The entries of a host list, as value indices; `like` is what each most likely is, by place.
+    fn entries(&mut self, list: &dyn HostList, like: &[u32]) -> Vec<u32> {
         let mut entries = Vec::new();
-        list.each(&mut |entry| entries.push(self.value(entry)));
+        list.each(&mut |entry| {
+            let previous = like.get(entries.len()).copied();
+            entries.push(self.value(entry, previous));
+        });
         entries
     }
 }
@@ -670,6 +719,8 @@ fn index_of<T: PartialEq>(table: &mut Vec<T>, entry: T) -> u32 {
 struct Slot {
     name: &'static str,
     binding: u32,
+    /// The full name of its value's type (empty if it never had one): the same type, the same binding.
+    ty: &'static str,
     value: Option<u32>,
 }
 
@@ -732,7 +783,7 @@ pub fn record_with<T>(
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
     let mut tables = Tables::default();
-    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list))).collect();
+    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list, &[]))).collect();
     let recorder = Recorder {
         target,
         lang,
@@ -781,11 +832,12 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
         }
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
-        let messages = r.tables.entries(messages);
+        // Every prepared message but the first is most often the stored one at its place.
+        let messages = r.tables.entries(messages, &history);
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
-        let tools = r.tables.value(tools);
+        let tools = r.tables.value(tools, r.tables.done.requests.last().map(|last| last.tools));
         let step = r.tables.done.steps.len() as u32;
         r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
     });
@@ -854,9 +906,10 @@ pub fn step(
         let is_new = |root: &str| !frame.locals.iter().any(|slot| slot.name == root);
         for &(key, root, list) in host {
             if may_differ(root) || is_new(root) {
-                let entries = tables.entries(list);
-                match r.host.iter_mut().find(|(known, _)| *known == key) {
-                    Some(field) => field.1 = entries,
+                let known = r.host.iter().position(|(known, _)| *known == key);
+                let entries = tables.entries(list, known.map_or(&[], |at| &r.host[at].1));
+                match known {
+                    Some(at) => r.host[at].1 = entries,
                     None => r.host.push((key, entries)),
                 }
             }
@@ -877,7 +930,7 @@ pub fn step(
                     (Slot { value: None, ..before }, change)
                 }
                 (None, None) => {
-                    (Slot { name, binding: tables.binding(name, ""), value: None }, 'm')
+                    (Slot { name, binding: tables.binding(name, ""), ty: "", value: None }, 'm')
                 }
                 (Some(_), Some(before)) if before.value.is_some() && !may_differ(name) => {
                     (before, '.')
@@ -886,15 +939,17 @@ pub fn step(
                     let list = host.iter().find(|(_, _, list)| same_list(*value, *list));
                     let entries =
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
+                    let previous = before.and_then(|before| before.value);
                     let index = match entries {
-                        Some((_, entries)) => tables.list_value(entries),
-                        None => tables.value(*value),
+                        Some((_, entries)) => tables.list_value(entries, previous),
+                        None => tables.value(*value, previous),
                     };
-                    let slot = Slot {
-                        name,
-                        binding: tables.binding(name, value.type_label()),
-                        value: Some(index),
+                    let ty = value.type_name();
+                    let binding = match before {
+                        Some(before) if before.ty == ty => before.binding,
+                        _ => tables.binding(name, type_label(ty)),
                     };
+                    let slot = Slot { name, binding, ty, value: Some(index) };
                     let change = match before {
                         None => '+',
                         Some(before) if before.binding != slot.binding => '+',
@@ -925,14 +980,14 @@ pub fn step(
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
     leave_with(frame, |tables, lang| match result {
-        Ok(value) => Ending::Value(tables.value(value)),
+        Ok(value) => Ending::Value(tables.value(value, None)),
         Err(error) => Ending::Failed(error.info(lang)),
     });
 }
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |tables, _| Ending::Value(tables.value(value)));
+    leave_with(frame, |tables, _| Ending::Value(tables.value(value, None)));
 }
 
 fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Ending) {
@@ -1096,12 +1151,12 @@ mod tests {
     #[test]
     fn ascii_json_is_the_same_json_in_ascii() {
         let text = r#"{"a":"读取源码","b":["x😀y","\u00e9é",1],"c":"plain"}"#.to_string();
-        let ascii = super::ascii_json(text.clone());
+        let ascii = super::ascii_json(text.clone().into_bytes());
         assert!(ascii.is_ascii());
         assert!(ascii.contains(r"\u8bfb") && ascii.contains(r"\ud83d\ude00"), "{ascii}");
         let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
         assert_eq!(parse(&ascii), parse(&text));
-        assert_eq!(super::ascii_json("[1,\"a\"]".into()), "[1,\"a\"]");
+        assert_eq!(super::ascii_json(b"[1,\"a\"]".to_vec()), "[1,\"a\"]");
     }
 
     #[test]
