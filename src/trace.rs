@@ -11,11 +11,14 @@
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
+use serde_json::{Number, Value};
+use std::any::Any;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use tsify::Tsify;
 
 use crate::lesson::{Lang, TodoError};
+use crate::types::Block;
 
 /// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time to
 /// be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be made
@@ -37,14 +40,118 @@ impl Json {
 }
 
 impl Serialize for Json {
-    /// Written as it is, not as a string. serde_json writes a struct of this name raw: that is how
-    /// its own `RawValue` serializes (`serde_json::raw::TOKEN`, with the `raw_value` feature).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        const RAW: &str = "$serde_json::private::RawValue";
-        let mut raw = serializer.serialize_struct(RAW, 1)?;
-        raw.serialize_field(RAW, self.get())?;
-        raw.end()
+        write_raw(self.get(), serializer)
     }
+}
+
+/// JSON text written as it is, not as a string. serde_json writes a struct of this name raw: that
+/// is how its own `RawValue` serializes (`serde_json::raw::TOKEN`, with the `raw_value` feature).
+fn write_raw<S: Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    const RAW: &str = "$serde_json::private::RawValue";
+    let mut raw = serializer.serialize_struct(RAW, 1)?;
+    raw.serialize_field(RAW, text)?;
+    raw.end()
+}
+
+/// Equality that implies the same JSON text: every field that serializes, compared in order, and
+/// numbers by their exact representation. (`PartialEq` is not enough: serde_json's objects are equal
+/// in any key order, and `0.0 == -0.0`.)
+pub trait SameJson {
+    fn same_json(&self, other: &Self) -> bool;
+}
+
+impl<T: SameJson> SameJson for Vec<T> {
+    fn same_json(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_json(b))
+    }
+}
+
+impl SameJson for Value {
+    fn same_json(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => same_number(a, b),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a.same_json(b),
+            (Value::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.same_json(vb))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The same kind of number (unsigned, negative, float) with the same bits.
+fn same_number(a: &Number, b: &Number) -> bool {
+    a.is_f64() == b.is_f64()
+        && a.as_u64() == b.as_u64()
+        && a.as_i64() == b.as_i64()
+        && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
+}
+
+impl SameJson for Block {
+    fn same_json(&self, other: &Self) -> bool {
+        // Every field is named: a field added to `Block` does not compile here until compared.
+        match (self, other) {
+            (Block::ToolUse { id, name, input }, Block::ToolUse { id: i, name: n, input: v }) => {
+                id == i && name == n && input.same_json(v)
+            }
+            (
+                Block::ToolResult { tool_use_id, content, is_error },
+                Block::ToolResult { tool_use_id: t, content: c, is_error: e },
+            ) => tool_use_id == t && content == c && is_error == e,
+            (Block::Text { text }, Block::Text { text: t }) => text == t,
+            _ => false,
+        }
+    }
+}
+
+/// The texts of values written while recording, by value (never by address): see [`remembered`].
+#[derive(Default)]
+struct Written {
+    on: bool,
+    known: Vec<(Box<dyn Any>, Box<str>)>,
+}
+
+thread_local! {
+    static WRITTEN: RefCell<Written> = RefCell::new(Written::default());
+}
+
+/// Serializes `value`; while recording, a value [`SameJson`] as one written before is copied from that
+/// one's text instead. `#[serde(serialize_with = "crate::trace::remembered")]` on the loop's message
+/// blocks: the stored history, each request prepared from it, each return of `prepare_messages` and
+/// the host's view of it are the same blocks, written again and again as the conversation grows.
+pub fn remembered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + SameJson + Clone + 'static,
+    S: Serializer,
+{
+    let same = |(known, _): &(Box<dyn Any>, Box<str>)| {
+        known.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
+    };
+    let found = WRITTEN.with(|written| {
+        let written = written.try_borrow().ok().filter(|written| written.on)?;
+        Some(written.known.iter().rposition(same))
+    });
+    let at = match found {
+        // Not recording (or the setting that checks this shortcut): written as usual.
+        None => return value.serialize(serializer),
+        Some(Some(at)) => at,
+        Some(None) => {
+            let mut text = Vec::new();
+            value.write_json(&mut text);
+            let text = String::from_utf8(text).unwrap_or_else(|_| NOT_SERIALIZABLE.to_string());
+            WRITTEN.with(|written| {
+                let mut written = written.borrow_mut();
+                written.known.push((Box::new(value.clone()), text.into()));
+                written.known.len() - 1
+            })
+        }
+    };
+    WRITTEN.with(|written| write_raw(&written.borrow().known[at].1, serializer))
 }
 
 /// What a value that fails to serialize is shown as (it would be a bug; none does).
@@ -800,7 +907,10 @@ pub fn record_with<T>(
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
+    let on = !settings.every_value;
+    WRITTEN.with(|written| *written.borrow_mut() = Written { on, known: Vec::new() });
     let value = run();
+    WRITTEN.with(|written| *written.borrow_mut() = Written::default());
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
     (recorder.map(Recorder::finish).unwrap_or_default(), value)
 }

@@ -37,7 +37,8 @@ pub enum Role {
 #[serde(untagged)]
 pub enum Content {
     Text(String),
-    Blocks(Vec<Block>),
+    /// (Written once per recording, then copied: see `trace::remembered`.)
+    Blocks(#[serde(serialize_with = "crate::trace::remembered")] Vec<Block>),
 }
 
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
