@@ -709,6 +709,8 @@ struct Tables {
     values: Vec<(u64, u32)>,
     /// Where a value is written to be compared or stored.
     scratch: Vec<u8>,
+    /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
+    host_hashes: Vec<u64>,
 }
 
 impl Tables {
@@ -783,7 +785,19 @@ impl Tables {
     }
 
     fn host(&mut self, view: HostView) -> u32 {
-        index_of(&mut self.done.hosts, view)
+        let hash = view.iter().fold(0, |hash, field| {
+            let numbers = field.entries.iter().chain(&field.was);
+            let hash = numbers.fold(hash, |hash, &n| mix(hash, u64::from(n)));
+            mix(hash, text_hash(field.changes.as_bytes()))
+        });
+        let hosts = &mut self.done.hosts;
+        let same = |(known, view_hash): (&HostView, &u64)| *view_hash == hash && *known == view;
+        let found = hosts.iter().zip(&self.host_hashes).position(same);
+        found.unwrap_or_else(|| {
+            hosts.push(view);
+            self.host_hashes.push(hash);
+            hosts.len() - 1
+        }) as u32
     }
 
     /// The entries of a host list, as value indices; `like` is what each most likely is, by place.
@@ -800,8 +814,6 @@ impl Tables {
 /// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
 /// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
 fn text_hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
     let mut words = bytes.chunks_exact(8);
     let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
         mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))
@@ -812,13 +824,9 @@ fn text_hash(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// Where `entry` is in `table`, added at the end if it is not there yet.
-fn index_of<T: PartialEq>(table: &mut Vec<T>, entry: T) -> u32 {
-    let found = table.iter().position(|known| *known == entry);
-    found.unwrap_or_else(|| {
-        table.push(entry);
-        table.len() - 1
-    }) as u32
+/// One step of FxHash: `word` mixed into `hash`.
+fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 /// A local as the call's previous step left it.
@@ -1056,7 +1064,10 @@ pub fn step(
                     };
                     let ty = value.type_name();
                     let binding = match before {
-                        Some(before) if before.ty == ty => before.binding,
+                        // The same static text is the same type, without comparing the text.
+                        Some(before) if std::ptr::eq(before.ty, ty) || before.ty == ty => {
+                            before.binding
+                        }
                         _ => tables.binding(name, type_label(ty)),
                     };
                     let slot = Slot { name, binding, ty, value: Some(index) };
