@@ -11,7 +11,7 @@ use std::rc::Rc;
 use tsify::Tsify;
 
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::trace::{self, HostEvent};
+use crate::trace::{self, HostEvent, SameJson};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -27,6 +27,15 @@ pub fn exit_line(code: i32, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("退出码 {code}"),
         Lang::En => format!("exit code {code}"),
+    }
+}
+
+impl SameJson for ToolDefinition {
+    fn same_json(&self, other: &Self) -> bool {
+        let ToolDefinition { name, description, input_schema } = self;
+        let same_schema = Rc::ptr_eq(input_schema, &other.input_schema)
+            || input_schema.same_json(&other.input_schema);
+        *name == other.name && *description == other.description && same_schema
     }
 }
 
@@ -125,6 +134,8 @@ fn schemas() -> [Rc<Value>; 3] {
 /// What one model call receives: the tools, and the prepared copy of the history.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct Request {
+    /// (Written once per recording, then copied: see `trace::remembered`.)
+    #[serde(serialize_with = "crate::trace::remembered")]
     pub tools: Vec<ToolDefinition>,
     pub messages: Vec<Message>,
 }

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use tsify::Tsify;
 
 use crate::lesson::{Lang, TodoError};
-use crate::types::Block;
+use crate::types::{Block, Content};
 
 /// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time to
 /// be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be made
@@ -92,6 +92,16 @@ fn same_number(a: &Number, b: &Number) -> bool {
         && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
 }
 
+impl SameJson for Content {
+    fn same_json(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Content::Text(a), Content::Text(b)) => a == b,
+            (Content::Blocks(a), Content::Blocks(b)) => a.same_json(b),
+            _ => false,
+        }
+    }
+}
+
 impl SameJson for Block {
     fn same_json(&self, other: &Self) -> bool {
         // Every field is named: a field added to `Block` does not compile here until compared.
@@ -121,9 +131,10 @@ thread_local! {
 }
 
 /// Serializes `value`; while recording, a value [`SameJson`] as one written before is copied from that
-/// one's text instead. `#[serde(serialize_with = "crate::trace::remembered")]` on the loop's message
-/// blocks: the stored history, each request prepared from it, each return of `prepare_messages` and
-/// the host's view of it are the same blocks, written again and again as the conversation grows.
+/// one's text instead. `#[serde(serialize_with = "crate::trace::remembered")]` on a message's content
+/// and a request's tools: the stored history, each request prepared from it, each return of
+/// `prepare_messages` and the host's view of it hold the same contents, written again and again as
+/// the conversation grows, and every request has the same tools.
 pub fn remembered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
 where
     T: Serialize + SameJson + Clone + 'static,
