@@ -144,7 +144,7 @@ pub struct MemoryRun {
 /// Runs a setup as the page does (the stand-in, files in memory, the setup's decision, the
 /// recorded run), keeping the stand-in to look at what it was sent.
 pub fn run_in_memory(setup: &AgentSetup, lang: Lang) -> MemoryRun {
-    let mut model = StandIn::new(setup.model, lang);
+    let mut model = StandIn::keeping_requests(setup.model, lang);
     let workspace = MemoryWorkspace::new(&FILES);
     let mut approval = Preset::new(setup.decision);
     let mut runner = Recorded;
