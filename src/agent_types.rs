@@ -37,6 +37,10 @@ impl SameJson for ToolDefinition {
             || input_schema.same_json(&other.input_schema);
         *name == other.name && *description == other.description && same_schema
     }
+
+    fn shape(&self) -> u64 {
+        self.name.len() as u64
+    }
 }
 
 /// A tool as the model is told about it, sent with every request.

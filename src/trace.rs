@@ -59,11 +59,18 @@ fn write_raw<S: Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error
 /// in any key order, and `0.0 == -0.0`.)
 pub trait SameJson {
     fn same_json(&self, other: &Self) -> bool;
+    /// A number that values with the same JSON share, quick to work out (from lengths, not
+    /// contents): it rules out most other values before they are compared.
+    fn shape(&self) -> u64;
 }
 
 impl<T: SameJson> SameJson for Vec<T> {
     fn same_json(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_json(b))
+    }
+
+    fn shape(&self) -> u64 {
+        self.iter().fold(self.len() as u64, |shape, item| mix(shape, item.shape()))
     }
 }
 
@@ -80,6 +87,15 @@ impl SameJson for Value {
                     && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.same_json(vb))
             }
             _ => false,
+        }
+    }
+
+    fn shape(&self) -> u64 {
+        match self {
+            Value::Array(items) => mix(1, items.len() as u64),
+            Value::Object(fields) => mix(2, fields.len() as u64),
+            Value::String(text) => mix(3, text.len() as u64),
+            _ => 4,
         }
     }
 }
@@ -100,6 +116,13 @@ impl SameJson for Content {
             _ => false,
         }
     }
+
+    fn shape(&self) -> u64 {
+        match self {
+            Content::Text(text) => mix(1, text.len() as u64),
+            Content::Blocks(blocks) => mix(2, blocks.shape()),
+        }
+    }
 }
 
 impl SameJson for Block {
@@ -117,13 +140,25 @@ impl SameJson for Block {
             _ => false,
         }
     }
+
+    fn shape(&self) -> u64 {
+        // A tool call's id is short and tells calls apart.
+        match self {
+            Block::ToolUse { id, input, .. } => mix(text_hash(id.as_bytes()), input.shape()),
+            Block::ToolResult { tool_use_id, content, .. } => {
+                mix(text_hash(tool_use_id.as_bytes()), content.len() as u64)
+            }
+            Block::Text { text } => mix(3, text.len() as u64),
+        }
+    }
 }
 
 /// The texts of values written while recording, by value (never by address): see [`remembered`].
 #[derive(Default)]
 struct Written {
     on: bool,
-    known: Vec<(Box<dyn Any>, Box<str>)>,
+    /// Each value's shape, a copy of it, and its text.
+    known: Vec<(u64, Box<dyn Any>, Box<str>)>,
 }
 
 thread_local! {
@@ -140,8 +175,10 @@ where
     T: Serialize + SameJson + Clone + 'static,
     S: Serializer,
 {
-    let same = |(known, _): &(Box<dyn Any>, Box<str>)| {
-        known.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
+    let shape = value.shape();
+    let same = |(known_shape, known, _): &(u64, Box<dyn Any>, Box<str>)| {
+        *known_shape == shape
+            && known.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
     };
     let found = WRITTEN.with(|written| {
         let written = written.try_borrow().ok().filter(|written| written.on)?;
@@ -157,12 +194,12 @@ where
             let text = String::from_utf8(text).unwrap_or_else(|_| NOT_SERIALIZABLE.to_string());
             WRITTEN.with(|written| {
                 let mut written = written.borrow_mut();
-                written.known.push((Box::new(value.clone()), text.into()));
+                written.known.push((shape, Box::new(value.clone()), text.into()));
                 written.known.len() - 1
             })
         }
     };
-    WRITTEN.with(|written| write_raw(&written.borrow().known[at].1, serializer))
+    WRITTEN.with(|written| write_raw(&written.borrow().known[at].2, serializer))
 }
 
 /// What a value that fails to serialize is shown as (it would be a bug; none does).
@@ -1049,7 +1086,10 @@ pub fn step(
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
             // Bindings come into scope in order, so a local is nearly always where it was.
-            let same_place = frame.locals.get(k).filter(|slot| slot.name == name);
+            let same_place = frame
+                .locals
+                .get(k)
+                .filter(|slot| std::ptr::eq(slot.name, name) || slot.name == name);
             let earlier = same_place.or_else(|| frame.locals.iter().find(|slot| slot.name == name));
             let earlier = earlier.copied();
             let (slot, change) = match (value, earlier) {
