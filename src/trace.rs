@@ -788,7 +788,7 @@ impl Tables {
     fn intern(&mut self, previous: Option<u32>) -> u32 {
         // A value written again is most often what it was: one comparison, and no hash.
         if let Some(previous) = previous {
-            if self.done.values[previous as usize].bytes() == self.scratch.as_slice() {
+            if same_bytes(self.done.values[previous as usize].bytes(), &self.scratch) {
                 return previous;
             }
         }
@@ -797,7 +797,7 @@ impl Tables {
         let at = self.values.partition_point(|&(known, _)| known < hash);
         let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
         for &(_, index) in same {
-            if values[index as usize].bytes() == self.scratch.as_slice() {
+            if same_bytes(values[index as usize].bytes(), &self.scratch) {
                 return index;
             }
         }
@@ -870,6 +870,25 @@ fn text_hash(bytes: &[u8]) -> u64 {
     tail[..words.remainder().len()].copy_from_slice(words.remainder());
     hash = mix(hash, u64::from_le_bytes(tail));
     hash
+}
+
+/// Whether two texts are the same, eight bytes at a time (the module's `memcmp` compares one byte at
+/// a time, and values are compared whole each time they are written again).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+    let (mut words_a, mut words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    a.len() == b.len()
+        && words_a.by_ref().zip(words_b.by_ref()).all(|(x, y)| word(x) == word(y))
+        && words_a.remainder().iter().eq(words_b.remainder())
+}
+
+/// A binding's name against another: the same static text needs no comparing.
+fn same_name(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+fn is_in(names: &[&str], name: &str) -> bool {
+    names.iter().any(|known| same_name(known, name))
 }
 
 /// One step of FxHash: `word` mixed into `hash`.
@@ -1064,7 +1083,7 @@ pub fn step(
         let first = frame.line.is_none();
         let every = r.settings.every_value || first;
         let may_differ =
-            |name: &str| every || frame.mentions.contains(&name) || probe.fresh.contains(&name);
+            |name: &str| every || is_in(frame.mentions, name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
@@ -1086,11 +1105,9 @@ pub fn step(
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
             // Bindings come into scope in order, so a local is nearly always where it was.
-            let same_place = frame
-                .locals
-                .get(k)
-                .filter(|slot| std::ptr::eq(slot.name, name) || slot.name == name);
-            let earlier = same_place.or_else(|| frame.locals.iter().find(|slot| slot.name == name));
+            let same_place = frame.locals.get(k).filter(|slot| same_name(slot.name, name));
+            let earlier =
+                same_place.or_else(|| frame.locals.iter().find(|slot| same_name(slot.name, name)));
             let earlier = earlier.copied();
             let (slot, change) = match (value, earlier) {
                 // Moved away: no value any more, but the binding (and type) it had.
