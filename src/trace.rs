@@ -80,11 +80,13 @@ impl SameJson for Value {
             (Value::Null, Value::Null) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Number(a), Value::Number(b)) => same_number(a, b),
-            (Value::String(a), Value::String(b)) => a == b,
+            (Value::String(a), Value::String(b)) => same_text(a, b),
             (Value::Array(a), Value::Array(b)) => a.same_json(b),
             (Value::Object(a), Value::Object(b)) => {
                 a.len() == b.len()
-                    && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.same_json(vb))
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| same_text(ka, kb) && va.same_json(vb))
             }
             _ => false,
         }
@@ -111,7 +113,7 @@ fn same_number(a: &Number, b: &Number) -> bool {
 impl SameJson for Content {
     fn same_json(&self, other: &Self) -> bool {
         match (self, other) {
-            (Content::Text(a), Content::Text(b)) => a == b,
+            (Content::Text(a), Content::Text(b)) => same_text(a, b),
             (Content::Blocks(a), Content::Blocks(b)) => a.same_json(b),
             _ => false,
         }
@@ -130,13 +132,13 @@ impl SameJson for Block {
         // Every field is named: a field added to `Block` does not compile here until compared.
         match (self, other) {
             (Block::ToolUse { id, name, input }, Block::ToolUse { id: i, name: n, input: v }) => {
-                id == i && name == n && input.same_json(v)
+                same_text(id, i) && same_text(name, n) && input.same_json(v)
             }
             (
                 Block::ToolResult { tool_use_id, content, is_error },
                 Block::ToolResult { tool_use_id: t, content: c, is_error: e },
-            ) => tool_use_id == t && content == c && is_error == e,
-            (Block::Text { text }, Block::Text { text: t }) => text == t,
+            ) => same_text(tool_use_id, t) && same_text(content, c) && is_error == e,
+            (Block::Text { text }, Block::Text { text: t }) => same_text(text, t),
             _ => false,
         }
     }
@@ -880,6 +882,10 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len()
         && words_a.by_ref().zip(words_b.by_ref()).all(|(x, y)| word(x) == word(y))
         && words_a.remainder().iter().eq(words_b.remainder())
+}
+
+fn same_text(a: &str, b: &str) -> bool {
+    same_bytes(a.as_bytes(), b.as_bytes())
 }
 
 /// A binding's name against another: the same static text needs no comparing.
