@@ -1354,6 +1354,43 @@ mod tests {
         assert_eq!(super::ascii_json(b"[1,\"a\"]".to_vec()), "[1,\"a\"]");
     }
 
+    /// `SameJson` holds two values the same exactly when serde_json writes them the same, where
+    /// `PartialEq` does not (key order, the sign of zero, an integer against a float).
+    #[test]
+    fn same_json_is_the_same_text() {
+        use super::SameJson;
+        use serde_json::json;
+        let pairs = [
+            (json!({"a": 1, "b": [2, "x"]}), json!({"a": 1, "b": [2, "x"]})),
+            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
+            (json!(0.0), json!(-0.0)),
+            (json!(1), json!(1.0)),
+            (json!(-1), json!(-1)),
+            (json!("读取"), json!("读取")),
+            (json!([1, 2]), json!([1, 2, 3])),
+        ];
+        for (a, b) in pairs {
+            let same_text =
+                serde_json::to_string(&a).unwrap() == serde_json::to_string(&b).unwrap();
+            assert_eq!(a.same_json(&b), same_text, "{a} against {b}");
+            assert!(!same_text || a.shape() == b.shape(), "{a} against {b}");
+        }
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        let text: Vec<u8> = (0..40).collect();
+        for len in 0..text.len() {
+            assert!(super::same_bytes(&text[..len], &text[..len]));
+            assert!(!super::same_bytes(&text[..len], &text[..len + 1]));
+            for at in 0..len {
+                let mut other = text[..len].to_vec();
+                other[at] ^= 1;
+                assert!(!super::same_bytes(&text[..len], &other), "{len} {at}");
+            }
+        }
+    }
+
     #[test]
     fn type_names_lose_their_paths() {
         assert_eq!(short_type_name("&alloc::vec::Vec<serde_json::value::Value>"), "&Vec<Value>");
