@@ -465,7 +465,9 @@ impl Recording {
 fn type_label(full: &'static str) -> &'static str {
     static LABELS: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
     let mut labels = LABELS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&(_, label)) = labels.iter().find(|(name, _)| *name == full) {
+    // A type's name is nearly always the very text seen before: looked for by address first.
+    let found = labels.iter().find(|(name, _)| std::ptr::eq(*name, full));
+    if let Some(&(_, label)) = found.or_else(|| labels.iter().find(|(name, _)| *name == full)) {
         return label;
     }
     let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
@@ -811,7 +813,11 @@ impl Tables {
 
     fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
         let bindings = &mut self.done.bindings;
-        let found = bindings.iter().position(|b| b.name == name && b.ty == ty);
+        // Each label is one static text (`type_label`), so the same binding is nearly always the
+        // same two addresses.
+        let same_texts = |b: &Binding| std::ptr::eq(b.name, name) && std::ptr::eq(b.ty, ty);
+        let found = bindings.iter().position(same_texts);
+        let found = found.or_else(|| bindings.iter().position(|b| b.name == name && b.ty == ty));
         found.unwrap_or_else(|| {
             bindings.push(Binding { name, ty });
             bindings.len() - 1
