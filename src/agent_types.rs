@@ -7,10 +7,11 @@
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::rc::Rc;
 use tsify::Tsify;
 
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::trace::{self, HostEvent};
+use crate::trace::{self, HostEvent, SameJson};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -29,12 +30,27 @@ pub fn exit_line(code: i32, lang: Lang) -> String {
     }
 }
 
+impl SameJson for ToolDefinition {
+    fn same_json(&self, other: &Self) -> bool {
+        let ToolDefinition { name, description, input_schema } = self;
+        let same_schema = Rc::ptr_eq(input_schema, &other.input_schema)
+            || input_schema.same_json(&other.input_schema);
+        *name == other.name && *description == other.description && same_schema
+    }
+
+    fn shape(&self) -> u64 {
+        self.name.len() as u64
+    }
+}
+
 /// A tool as the model is told about it, sent with every request.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
     pub name: &'static str,
     pub description: &'static str,
-    pub input_schema: Value,
+    /// Shared: the schemas are the same in every request of every run, so they are built once per
+    /// thread, and a request (cloned and dropped once per model call) only counts references to them.
+    pub input_schema: Rc<Value>,
 }
 
 /// A JSON object from its fields. Built directly rather than with `json!`, which would bring
@@ -49,6 +65,40 @@ fn string_type() -> Value {
 
 /// The three tools of LOOP.md, described in the run's language.
 pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
+    thread_local! {
+        static SCHEMAS: [Rc<Value>; 3] = schemas();
+    }
+    let [todo_write, read_file, run_main] = SCHEMAS.with(|schemas| schemas.clone());
+    vec![
+        ToolDefinition {
+            name: "todo_write",
+            description: lang.pick(
+                "提交完整的计划（整体替换旧计划）。最多 20 项，最多一项 in_progress。只记录计划，不执行任何事。",
+                "Submit the whole plan (it replaces the old one). At most 20 items, at most one in_progress. Records the plan; runs nothing.",
+            ),
+            input_schema: todo_write,
+        },
+        ToolDefinition {
+            name: "read_file",
+            description: lang.pick(
+                "读取工作区里的一个文本文件。路径相对于工作区；工作区之外的路径会被拒绝。",
+                "Read a text file in the workspace. Paths are relative to the workspace; a path outside it is refused.",
+            ),
+            input_schema: read_file,
+        },
+        ToolDefinition {
+            name: "run_main",
+            description: lang.pick(
+                "在工作区里运行 python3 main.py，返回退出码和输出。每次运行前宿主都会先征得用户同意。",
+                "Run python3 main.py in the workspace and return its exit code and output. The host asks the user before every run.",
+            ),
+            input_schema: run_main,
+        },
+    ]
+}
+
+/// The input schemas of `todo_write`, `read_file` and `run_main`.
+fn schemas() -> [Rc<Value>; 3] {
     let item = object([
         ("type", "object".into()),
         (
@@ -63,51 +113,33 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
         ("additionalProperties", false.into()),
     ]);
     let items = object([("type", "array".into()), ("maxItems", MAX_ITEMS.into()), ("items", item)]);
-    vec![
-        ToolDefinition {
-            name: "todo_write",
-            description: lang.pick(
-                "提交完整的计划（整体替换旧计划）。最多 20 项，最多一项 in_progress。只记录计划，不执行任何事。",
-                "Submit the whole plan (it replaces the old one). At most 20 items, at most one in_progress. Records the plan; runs nothing.",
-            ),
-            input_schema: object([
-                ("type", "object".into()),
-                ("properties", object([("items", items)])),
-                ("required", vec!["items"].into()),
-                ("additionalProperties", false.into()),
-            ]),
-        },
-        ToolDefinition {
-            name: "read_file",
-            description: lang.pick(
-                "读取工作区里的一个文本文件。路径相对于工作区；工作区之外的路径会被拒绝。",
-                "Read a text file in the workspace. Paths are relative to the workspace; a path outside it is refused.",
-            ),
-            input_schema: object([
-                ("type", "object".into()),
-                ("properties", object([("path", string_type())])),
-                ("required", vec!["path"].into()),
-                ("additionalProperties", false.into()),
-            ]),
-        },
-        ToolDefinition {
-            name: "run_main",
-            description: lang.pick(
-                "在工作区里运行 python3 main.py，返回退出码和输出。每次运行前宿主都会先征得用户同意。",
-                "Run python3 main.py in the workspace and return its exit code and output. The host asks the user before every run.",
-            ),
-            input_schema: object([
-                ("type", "object".into()),
-                ("properties", object([])),
-                ("additionalProperties", false.into()),
-            ]),
-        },
+    [
+        object([
+            ("type", "object".into()),
+            ("properties", object([("items", items)])),
+            ("required", vec!["items"].into()),
+            ("additionalProperties", false.into()),
+        ]),
+        object([
+            ("type", "object".into()),
+            ("properties", object([("path", string_type())])),
+            ("required", vec!["path"].into()),
+            ("additionalProperties", false.into()),
+        ]),
+        object([
+            ("type", "object".into()),
+            ("properties", object([])),
+            ("additionalProperties", false.into()),
+        ]),
     ]
+    .map(Rc::new)
 }
 
 /// What one model call receives: the tools, and the prepared copy of the history.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct Request {
+    /// (Written once per recording, then copied: see `trace::remembered`.)
+    #[serde(serialize_with = "crate::trace::remembered")]
     pub tools: Vec<ToolDefinition>,
     pub messages: Vec<Message>,
 }

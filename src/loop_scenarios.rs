@@ -7,7 +7,7 @@ use crate::agent::run_loop;
 use crate::agent_types::{Decision, Outcome, Tools};
 use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::stand_in::{Needs, Script, StandIn, EVIDENCE};
-use crate::types::{Block, Content, Lang, TodoError};
+use crate::types::{Block, Content, Lang, Message, TodoError};
 
 /// The program the model is asked to run. `ran.marker` is the evidence that it really ran.
 pub const MAIN_PY: &str =
@@ -144,7 +144,7 @@ pub struct MemoryRun {
 /// Runs a setup as the page does (the stand-in, files in memory, the setup's decision, the
 /// recorded run), keeping the stand-in to look at what it was sent.
 pub fn run_in_memory(setup: &AgentSetup, lang: Lang) -> MemoryRun {
-    let mut model = StandIn::new(setup.model, lang);
+    let mut model = StandIn::keeping_requests(setup.model, lang);
     let workspace = MemoryWorkspace::new(&FILES);
     let mut approval = Preset::new(setup.decision);
     let mut runner = Recorded;
@@ -219,30 +219,33 @@ pub fn claims(outcome: &Outcome) -> Vec<PlanClaim> {
 
 /// The first successful result in the history of the call that `needs`.
 fn backing(outcome: &Outcome, needs: Needs) -> Option<Evidence> {
-    let blocks = |content: &'_ Content| match content {
-        Content::Blocks(blocks) => blocks.clone(),
-        Content::Text(_) => Vec::new(),
-    };
-    let asked: Vec<String> = outcome
+    // Read in place: the history is the longest value of a run.
+    fn blocks(message: &Message) -> &[Block] {
+        match &message.content {
+            Content::Blocks(blocks) => blocks,
+            Content::Text(_) => &[],
+        }
+    }
+    let asked: Vec<&str> = outcome
         .history
         .iter()
-        .flat_map(|message| blocks(&message.content))
+        .flat_map(blocks)
         .filter_map(|block| match (block, needs) {
             (Block::ToolUse { id, name, input }, Needs::Read(path))
                 if name == "read_file" && input["path"].as_str() == Some(path) =>
             {
-                Some(id)
+                Some(id.as_str())
             }
             (Block::ToolUse { id, name, .. }, Needs::Run) if name == "run_main" => Some(id),
             _ => None,
         })
         .collect();
     outcome.history.iter().enumerate().find_map(|(index, message)| {
-        blocks(&message.content).into_iter().find_map(|block| match block {
+        blocks(message).iter().find_map(|block| match block {
             Block::ToolResult { tool_use_id, is_error: false, .. }
-                if asked.contains(&tool_use_id) =>
+                if asked.contains(&tool_use_id.as_str()) =>
             {
-                Some(Evidence { message: index as u32, tool_use_id })
+                Some(Evidence { message: index as u32, tool_use_id: tool_use_id.clone() })
             }
             _ => None,
         })

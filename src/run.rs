@@ -36,6 +36,13 @@ impl Trace {
     /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
     /// equal), with the steps written by [`trace::write_steps`] rather than through serde.
     pub fn to_json(&self) -> String {
+        // Every part is UTF-8: serde_json's text, and ASCII.
+        String::from_utf8(self.to_json_bytes()).unwrap_or_default()
+    }
+
+    /// [`Trace::to_json`]'s text as the UTF-8 bytes it is made of, not checked again (the page
+    /// gets it through [`trace::ascii_json`], whose ASCII result is checked instead).
+    pub fn to_json_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 * self.recording.steps.len() + 1024);
         let r = &self.recording;
         let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
@@ -48,7 +55,15 @@ impl Trace {
         put(&mut out, "scenario", &self.scenario);
         put(&mut out, "ran", &self.ran);
         put(&mut out, "data", &self.data);
-        put(&mut out, "values", &r.values);
+        // Each value is JSON text already: joined as serde_json writes a list of raw values.
+        out.extend_from_slice(b",\"values\":[");
+        for (i, value) in r.values.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(value.bytes());
+        }
+        out.push(b']');
         put(&mut out, "bindings", &r.bindings);
         put(&mut out, "scopes", &r.scopes);
         put(&mut out, "hosts", &r.hosts);
@@ -66,8 +81,7 @@ impl Trace {
             put(&mut out, "claims", claims);
         }
         out.push(b'}');
-        // Every part is UTF-8: serde_json's text, and ASCII.
-        String::from_utf8(out).unwrap_or_default()
+        out
     }
 }
 

@@ -9,16 +9,203 @@
 //! a step does not grow with the size of the data. Everything the page shows about a step (its
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
-use serde_json::value::RawValue;
+use serde_json::{Number, Value};
+use std::any::Any;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use tsify::Tsify;
 
 use crate::lesson::{Lang, TodoError};
+use crate::types::{Block, Content};
 
-/// A value as JSON text.
-pub type Json = Box<RawValue>;
+/// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time to
+/// be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be made
+/// from text by its parser, which would have to come into the module.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Json(Box<[u8]>);
+
+impl Json {
+    /// The JSON text. It is UTF-8 as serde_json writes it; it is checked here, where Rust code reads
+    /// it as text, rather than on every value a trace stores.
+    pub fn get(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or(NOT_SERIALIZABLE)
+    }
+
+    /// The JSON text as bytes, for writing it out.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        write_raw(self.get(), serializer)
+    }
+}
+
+/// JSON text written as it is, not as a string. serde_json writes a struct of this name raw: that
+/// is how its own `RawValue` serializes (`serde_json::raw::TOKEN`, with the `raw_value` feature).
+fn write_raw<S: Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    const RAW: &str = "$serde_json::private::RawValue";
+    let mut raw = serializer.serialize_struct(RAW, 1)?;
+    raw.serialize_field(RAW, text)?;
+    raw.end()
+}
+
+/// Equality that implies the same JSON text: every field that serializes, compared in order, and
+/// numbers by their exact representation. (`PartialEq` is not enough: serde_json's objects are equal
+/// in any key order, and `0.0 == -0.0`.)
+pub trait SameJson {
+    fn same_json(&self, other: &Self) -> bool;
+    /// A number that values with the same JSON share, quick to work out (from lengths, not
+    /// contents): it rules out most other values before they are compared.
+    fn shape(&self) -> u64;
+}
+
+impl<T: SameJson> SameJson for Vec<T> {
+    fn same_json(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_json(b))
+    }
+
+    fn shape(&self) -> u64 {
+        self.iter().fold(self.len() as u64, |shape, item| mix(shape, item.shape()))
+    }
+}
+
+impl SameJson for Value {
+    fn same_json(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => same_number(a, b),
+            (Value::String(a), Value::String(b)) => same_text(a, b),
+            (Value::Array(a), Value::Array(b)) => a.same_json(b),
+            (Value::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| same_text(ka, kb) && va.same_json(vb))
+            }
+            _ => false,
+        }
+    }
+
+    fn shape(&self) -> u64 {
+        match self {
+            Value::Array(items) => mix(1, items.len() as u64),
+            Value::Object(fields) => mix(2, fields.len() as u64),
+            Value::String(text) => mix(3, text.len() as u64),
+            _ => 4,
+        }
+    }
+}
+
+/// The same kind of number (unsigned, negative, float) with the same bits.
+fn same_number(a: &Number, b: &Number) -> bool {
+    a.is_f64() == b.is_f64()
+        && a.as_u64() == b.as_u64()
+        && a.as_i64() == b.as_i64()
+        && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
+}
+
+impl SameJson for Content {
+    fn same_json(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Content::Text(a), Content::Text(b)) => same_text(a, b),
+            (Content::Blocks(a), Content::Blocks(b)) => a.same_json(b),
+            _ => false,
+        }
+    }
+
+    fn shape(&self) -> u64 {
+        match self {
+            Content::Text(text) => mix(1, text.len() as u64),
+            Content::Blocks(blocks) => mix(2, blocks.shape()),
+        }
+    }
+}
+
+impl SameJson for Block {
+    fn same_json(&self, other: &Self) -> bool {
+        // Every field is named: a field added to `Block` does not compile here until compared.
+        match (self, other) {
+            (Block::ToolUse { id, name, input }, Block::ToolUse { id: i, name: n, input: v }) => {
+                same_text(id, i) && same_text(name, n) && input.same_json(v)
+            }
+            (
+                Block::ToolResult { tool_use_id, content, is_error },
+                Block::ToolResult { tool_use_id: t, content: c, is_error: e },
+            ) => same_text(tool_use_id, t) && same_text(content, c) && is_error == e,
+            (Block::Text { text }, Block::Text { text: t }) => same_text(text, t),
+            _ => false,
+        }
+    }
+
+    fn shape(&self) -> u64 {
+        // A tool call's id is short and tells calls apart.
+        match self {
+            Block::ToolUse { id, input, .. } => mix(text_hash(id.as_bytes()), input.shape()),
+            Block::ToolResult { tool_use_id, content, .. } => {
+                mix(text_hash(tool_use_id.as_bytes()), content.len() as u64)
+            }
+            Block::Text { text } => mix(3, text.len() as u64),
+        }
+    }
+}
+
+/// The texts of values written while recording, by value (never by address): see [`remembered`].
+#[derive(Default)]
+struct Written {
+    on: bool,
+    /// Each value's shape, a copy of it, and its text.
+    known: Vec<(u64, Box<dyn Any>, Box<str>)>,
+}
+
+thread_local! {
+    static WRITTEN: RefCell<Written> = RefCell::new(Written::default());
+}
+
+/// Serializes `value`; while recording, a value [`SameJson`] as one written before is copied from that
+/// one's text instead. `#[serde(serialize_with = "crate::trace::remembered")]` on a message's content
+/// and a request's tools: the stored history, each request prepared from it, each return of
+/// `prepare_messages` and the host's view of it hold the same contents, written again and again as
+/// the conversation grows, and every request has the same tools.
+pub fn remembered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + SameJson + Clone + 'static,
+    S: Serializer,
+{
+    let shape = value.shape();
+    let same = |(known_shape, known, _): &(u64, Box<dyn Any>, Box<str>)| {
+        *known_shape == shape
+            && known.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
+    };
+    let found = WRITTEN.with(|written| {
+        let written = written.try_borrow().ok().filter(|written| written.on)?;
+        Some(written.known.iter().rposition(same))
+    });
+    let at = match found {
+        // Not recording (or the setting that checks this shortcut): written as usual.
+        None => return value.serialize(serializer),
+        Some(Some(at)) => at,
+        Some(None) => {
+            let mut text = Vec::new();
+            value.write_json(&mut text);
+            let text = String::from_utf8(text).unwrap_or_else(|_| NOT_SERIALIZABLE.to_string());
+            WRITTEN.with(|written| {
+                let mut written = written.borrow_mut();
+                written.known.push((shape, Box::new(value.clone()), text.into()));
+                written.known.len() - 1
+            })
+        }
+    };
+    WRITTEN.with(|written| write_raw(&written.borrow().known[at].2, serializer))
+}
+
+/// What a value that fails to serialize is shown as (it would be a bug; none does).
+const NOT_SERIALIZABLE: &str = "\"<not serializable>\"";
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
 pub const MAX_STEPS: usize = 10_000;
@@ -219,7 +406,7 @@ pub struct LocalAt<'a> {
     pub name: &'static str,
     pub ty: &'static str,
     /// `None` once moved away.
-    pub value: Option<&'a RawValue>,
+    pub value: Option<&'a Json>,
     pub change: char,
 }
 
@@ -238,7 +425,7 @@ impl Recording {
         frames
     }
 
-    pub fn value(&self, index: u32) -> &RawValue {
+    pub fn value(&self, index: u32) -> &Json {
         &self.values[index as usize]
     }
 
@@ -258,7 +445,7 @@ impl Recording {
     }
 
     /// A host field's current entries at `step` (removed ones left out).
-    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&RawValue> {
+    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&Json> {
         let view = &self.hosts[step.host as usize];
         let Some(field) = view.iter().find(|f| f.field == field) else { return Vec::new() };
         let marks = field.changes.chars();
@@ -278,7 +465,9 @@ impl Recording {
 fn type_label(full: &'static str) -> &'static str {
     static LABELS: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
     let mut labels = LABELS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&(_, label)) = labels.iter().find(|(name, _)| *name == full) {
+    // A type's name is nearly always the very text seen before: looked for by address first.
+    let found = labels.iter().find(|(name, _)| std::ptr::eq(*name, full));
+    if let Some(&(_, label)) = found.or_else(|| labels.iter().find(|(name, _)| *name == full)) {
         return label;
     }
     let label: &'static str = Box::leak(short_type_name(full).into_boxed_str());
@@ -305,36 +494,54 @@ fn short_type_name(full: &str) -> String {
 /// be a bug, shown in the trace rather than hidden (as `write_json` does: serde_json's error text
 /// would bring its `Display`, 4.5 KB of wasm, for a case that does not occur).
 pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
-    serde_json::value::to_raw_value(value)
-        .or_else(|_| serde_json::value::to_raw_value("<not serializable>"))
-        .unwrap_or_default()
+    let mut text = Vec::new();
+    value.write_json(&mut text);
+    Json(text.into())
 }
 
 /// JSON text with every character outside ASCII written as a `\u` escape (UTF-16 units, as JSON has
 /// them): the same JSON. ASCII text crosses to JS through the decoder's fast path and parses as a
-/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8.
-pub fn ascii_json(text: String) -> String {
-    if text.is_ascii() {
-        return text;
-    }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8. `text` is
+/// UTF-8 as serde_json writes it, and is read as such rather than checked first: the result is
+/// checked instead, and ASCII checks fast.
+pub fn ascii_json(text: Vec<u8>) -> String {
+    let Some(mut at) = first_not_ascii(&text) else {
+        return String::from_utf8(text).unwrap_or_default();
+    };
     let mut out = Vec::with_capacity(text.len() * 2);
-    let mut rest = text.as_str();
-    // Runs of ASCII are copied whole; each other character becomes one or two escapes.
-    while let Some(at) = first_not_ascii(rest.as_bytes()) {
-        out.extend_from_slice(&rest.as_bytes()[..at]);
-        let Some(c) = rest[at..].chars().next() else { break };
-        let mut units = [0u16; 2];
-        for &unit in c.encode_utf16(&mut units).iter() {
-            let digits = [12, 8, 4, 0].map(|shift| HEX[usize::from((unit >> shift) & 0xf)]);
-            out.extend_from_slice(b"\\u");
-            out.extend_from_slice(&digits);
+    out.extend_from_slice(&text[..at]);
+    // Each character outside ASCII becomes one or two escapes; runs of ASCII between are copied whole.
+    while let Some(&lead) = text.get(at) {
+        if lead < 0x80 {
+            let run = first_not_ascii(&text[at..]).unwrap_or(text.len() - at);
+            out.extend_from_slice(&text[at..at + run]);
+            at += run;
+            continue;
         }
-        rest = &rest[at + c.len_utf8()..];
+        let lead = u32::from(lead);
+        let more = |k: usize| text.get(at + k).map_or(0, |&b| u32::from(b) & 0x3f);
+        let (c, width) = match lead {
+            0xf0.. => (((lead & 0x07) << 18) | (more(1) << 12) | (more(2) << 6) | more(3), 4),
+            0xe0.. => (((lead & 0x0f) << 12) | (more(1) << 6) | more(2), 3),
+            _ => (((lead & 0x1f) << 6) | more(1), 2),
+        };
+        if c >= 0x1_0000 {
+            escape(&mut out, 0xd800 + ((c - 0x1_0000) >> 10));
+            escape(&mut out, 0xdc00 + (c & 0x3ff));
+        } else {
+            escape(&mut out, c);
+        }
+        at += width;
     }
-    out.extend_from_slice(rest.as_bytes());
     // Only ASCII bytes were written.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// `\uXXXX` for one UTF-16 unit.
+fn escape(out: &mut Vec<u8>, unit: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u32| HEX[(unit >> shift) as usize & 0xf];
+    out.extend_from_slice(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]);
 }
 
 /// `steps` as JSON text into `out`, exactly as serde_json writes the derived `Serialize` of a
@@ -447,29 +654,27 @@ fn first_not_ascii(bytes: &[u8]) -> Option<usize> {
 /// makes the locals, rather than each probe building them: one call per probe instead of one per
 /// binding keeps the instrumented functions small, and nothing is copied while no one records.
 pub trait Snapshot {
-    /// The value's JSON text into `out`.
+    /// The value's JSON text, appended to `out`.
     fn write_json(&self, out: &mut Vec<u8>);
-    /// The value's JSON text, to keep. (Written a second time rather than parsing `out` back:
-    /// parsing would bring serde_json's whole reader into the module.)
-    fn json(&self) -> Json;
+    /// The type's full name (`std::any::type_name`).
+    fn type_name(&self) -> &'static str;
     /// The type as a reader wrote it.
-    fn type_label(&self) -> &'static str;
+    fn type_label(&self) -> &'static str {
+        type_label(self.type_name())
+    }
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
     fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
         if serde_json::to_writer(&mut *out, self).is_err() {
-            out.clear();
-            let _ = serde_json::to_writer(&mut *out, "<not serializable>");
+            out.truncate(start);
+            out.extend_from_slice(NOT_SERIALIZABLE.as_bytes());
         }
     }
 
-    fn json(&self) -> Json {
-        raw_json(self)
-    }
-
-    fn type_label(&self) -> &'static str {
-        type_label(std::any::type_name::<T>())
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
     }
 }
 
@@ -556,57 +761,63 @@ struct Tables {
     values: Vec<(u64, u32)>,
     /// Where a value is written to be compared or stored.
     scratch: Vec<u8>,
+    /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
+    host_hashes: Vec<u64>,
 }
 
 impl Tables {
-    /// The index of `value`, stored if it is new.
-    fn value(&mut self, value: &dyn Snapshot) -> u32 {
+    /// The index of `value`, stored if it is new; `previous` is the value it most likely is.
+    fn value(&mut self, value: &dyn Snapshot, previous: Option<u32>) -> u32 {
         self.scratch.clear();
         value.write_json(&mut self.scratch);
-        self.intern(|_| value.json())
+        self.intern(previous)
     }
 
     /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
-    /// as serde_json writes a sequence, so it is copied rather than serialized again (also when it is new:
-    /// a list of the entries' raw texts serializes as exactly that).
-    fn list_value(&mut self, entries: &[u32]) -> u32 {
+    /// as serde_json writes a sequence, so it is copied rather than serialized again.
+    fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
         self.scratch.clear();
         self.scratch.push(b'[');
         for (i, &entry) in entries.iter().enumerate() {
             if i > 0 {
                 self.scratch.push(b',');
             }
-            self.scratch.extend_from_slice(self.done.values[entry as usize].get().as_bytes());
+            self.scratch.extend_from_slice(self.done.values[entry as usize].bytes());
         }
         self.scratch.push(b']');
-        self.intern(|done| {
-            raw_json(
-                &entries.iter().map(|&entry| &*done.values[entry as usize]).collect::<Vec<_>>(),
-            )
-        })
+        self.intern(previous)
     }
 
-    /// The index of the text in `scratch`, stored if it is new as `json` makes it (the same text).
-    fn intern(&mut self, json: impl FnOnce(&Recording) -> Json) -> u32 {
+    /// The index of the text in `scratch`, stored if it is new.
+    fn intern(&mut self, previous: Option<u32>) -> u32 {
+        // A value written again is most often what it was: one comparison, and no hash.
+        if let Some(previous) = previous {
+            if same_bytes(self.done.values[previous as usize].bytes(), &self.scratch) {
+                return previous;
+            }
+        }
         let hash = text_hash(&self.scratch);
         let values = &mut self.done.values;
         let at = self.values.partition_point(|&(known, _)| known < hash);
         let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
         for &(_, index) in same {
-            if values[index as usize].get().as_bytes() == self.scratch.as_slice() {
+            if same_bytes(values[index as usize].bytes(), &self.scratch) {
                 return index;
             }
         }
         let index = values.len() as u32;
-        let json = json(&self.done);
-        self.done.values.push(json);
+        values.push(Json(self.scratch.as_slice().into()));
         self.values.insert(at, (hash, index));
         index
     }
 
     fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
         let bindings = &mut self.done.bindings;
-        let found = bindings.iter().position(|b| b.name == name && b.ty == ty);
+        // Each label is one static text (`type_label`), so the same binding is nearly always the
+        // same two addresses.
+        let same_texts = |b: &Binding| std::ptr::eq(b.name, name) && std::ptr::eq(b.ty, ty);
+        let found = bindings.iter().position(same_texts);
+        let found = found.or_else(|| bindings.iter().position(|b| b.name == name && b.ty == ty));
         found.unwrap_or_else(|| {
             bindings.push(Binding { name, ty });
             bindings.len() - 1
@@ -630,13 +841,28 @@ impl Tables {
     }
 
     fn host(&mut self, view: HostView) -> u32 {
-        index_of(&mut self.done.hosts, view)
+        let hash = view.iter().fold(0, |hash, field| {
+            let numbers = field.entries.iter().chain(&field.was);
+            let hash = numbers.fold(hash, |hash, &n| mix(hash, u64::from(n)));
+            mix(hash, text_hash(field.changes.as_bytes()))
+        });
+        let hosts = &mut self.done.hosts;
+        let same = |(known, view_hash): (&HostView, &u64)| *view_hash == hash && *known == view;
+        let found = hosts.iter().zip(&self.host_hashes).position(same);
+        found.unwrap_or_else(|| {
+            hosts.push(view);
+            self.host_hashes.push(hash);
+            hosts.len() - 1
+        }) as u32
     }
 
-    /// The entries of a host list, as value indices.
-    fn entries(&mut self, list: &dyn HostList) -> Vec<u32> {
+    /// The entries of a host list, as value indices; `like` is what each most likely is, by place.
+    fn entries(&mut self, list: &dyn HostList, like: &[u32]) -> Vec<u32> {
         let mut entries = Vec::new();
-        list.each(&mut |entry| entries.push(self.value(entry)));
+        list.each(&mut |entry| {
+            let previous = like.get(entries.len()).copied();
+            entries.push(self.value(entry, previous));
+        });
         entries
     }
 }
@@ -644,8 +870,6 @@ impl Tables {
 /// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
 /// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
 fn text_hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
     let mut words = bytes.chunks_exact(8);
     let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
         mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))
@@ -656,13 +880,32 @@ fn text_hash(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// Where `entry` is in `table`, added at the end if it is not there yet.
-fn index_of<T: PartialEq>(table: &mut Vec<T>, entry: T) -> u32 {
-    let found = table.iter().position(|known| *known == entry);
-    found.unwrap_or_else(|| {
-        table.push(entry);
-        table.len() - 1
-    }) as u32
+/// Whether two texts are the same, eight bytes at a time (the module's `memcmp` compares one byte at
+/// a time, and values are compared whole each time they are written again).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+    let (mut words_a, mut words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    a.len() == b.len()
+        && words_a.by_ref().zip(words_b.by_ref()).all(|(x, y)| word(x) == word(y))
+        && words_a.remainder().iter().eq(words_b.remainder())
+}
+
+fn same_text(a: &str, b: &str) -> bool {
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// A binding's name against another: the same static text needs no comparing.
+fn same_name(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+fn is_in(names: &[&str], name: &str) -> bool {
+    names.iter().any(|known| same_name(known, name))
+}
+
+/// One step of FxHash: `word` mixed into `hash`.
+fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 /// A local as the call's previous step left it.
@@ -670,6 +913,8 @@ fn index_of<T: PartialEq>(table: &mut Vec<T>, entry: T) -> u32 {
 struct Slot {
     name: &'static str,
     binding: u32,
+    /// The full name of its value's type (empty if it never had one): the same type, the same binding.
+    ty: &'static str,
     value: Option<u32>,
 }
 
@@ -732,7 +977,7 @@ pub fn record_with<T>(
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
     let mut tables = Tables::default();
-    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list))).collect();
+    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list, &[]))).collect();
     let recorder = Recorder {
         target,
         lang,
@@ -749,7 +994,10 @@ pub fn record_with<T>(
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
+    let on = !settings.every_value;
+    WRITTEN.with(|written| *written.borrow_mut() = Written { on, known: Vec::new() });
     let value = run();
+    WRITTEN.with(|written| *written.borrow_mut() = Written::default());
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
     (recorder.map(Recorder::finish).unwrap_or_default(), value)
 }
@@ -781,11 +1029,12 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
         }
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
-        let messages = r.tables.entries(messages);
+        // Every prepared message but the first is most often the stored one at its place.
+        let messages = r.tables.entries(messages, &history);
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
-        let tools = r.tables.value(tools);
+        let tools = r.tables.value(tools, r.tables.done.requests.last().map(|last| last.tools));
         let step = r.tables.done.steps.len() as u32;
         r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
     });
@@ -846,7 +1095,7 @@ pub fn step(
         let first = frame.line.is_none();
         let every = r.settings.every_value || first;
         let may_differ =
-            |name: &str| every || frame.mentions.contains(&name) || probe.fresh.contains(&name);
+            |name: &str| every || is_in(frame.mentions, name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
@@ -854,9 +1103,10 @@ pub fn step(
         let is_new = |root: &str| !frame.locals.iter().any(|slot| slot.name == root);
         for &(key, root, list) in host {
             if may_differ(root) || is_new(root) {
-                let entries = tables.entries(list);
-                match r.host.iter_mut().find(|(known, _)| *known == key) {
-                    Some(field) => field.1 = entries,
+                let known = r.host.iter().position(|(known, _)| *known == key);
+                let entries = tables.entries(list, known.map_or(&[], |at| &r.host[at].1));
+                match known {
+                    Some(at) => r.host[at].1 = entries,
                     None => r.host.push((key, entries)),
                 }
             }
@@ -867,8 +1117,9 @@ pub fn step(
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
             // Bindings come into scope in order, so a local is nearly always where it was.
-            let same_place = frame.locals.get(k).filter(|slot| slot.name == name);
-            let earlier = same_place.or_else(|| frame.locals.iter().find(|slot| slot.name == name));
+            let same_place = frame.locals.get(k).filter(|slot| same_name(slot.name, name));
+            let earlier =
+                same_place.or_else(|| frame.locals.iter().find(|slot| same_name(slot.name, name)));
             let earlier = earlier.copied();
             let (slot, change) = match (value, earlier) {
                 // Moved away: no value any more, but the binding (and type) it had.
@@ -877,7 +1128,7 @@ pub fn step(
                     (Slot { value: None, ..before }, change)
                 }
                 (None, None) => {
-                    (Slot { name, binding: tables.binding(name, ""), value: None }, 'm')
+                    (Slot { name, binding: tables.binding(name, ""), ty: "", value: None }, 'm')
                 }
                 (Some(_), Some(before)) if before.value.is_some() && !may_differ(name) => {
                     (before, '.')
@@ -886,15 +1137,20 @@ pub fn step(
                     let list = host.iter().find(|(_, _, list)| same_list(*value, *list));
                     let entries =
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
+                    let previous = before.and_then(|before| before.value);
                     let index = match entries {
-                        Some((_, entries)) => tables.list_value(entries),
-                        None => tables.value(*value),
+                        Some((_, entries)) => tables.list_value(entries, previous),
+                        None => tables.value(*value, previous),
                     };
-                    let slot = Slot {
-                        name,
-                        binding: tables.binding(name, value.type_label()),
-                        value: Some(index),
+                    let ty = value.type_name();
+                    let binding = match before {
+                        // The same static text is the same type, without comparing the text.
+                        Some(before) if std::ptr::eq(before.ty, ty) || before.ty == ty => {
+                            before.binding
+                        }
+                        _ => tables.binding(name, type_label(ty)),
                     };
+                    let slot = Slot { name, binding, ty, value: Some(index) };
                     let change = match before {
                         None => '+',
                         Some(before) if before.binding != slot.binding => '+',
@@ -925,14 +1181,14 @@ pub fn step(
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
     leave_with(frame, |tables, lang| match result {
-        Ok(value) => Ending::Value(tables.value(value)),
+        Ok(value) => Ending::Value(tables.value(value, None)),
         Err(error) => Ending::Failed(error.info(lang)),
     });
 }
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |tables, _| Ending::Value(tables.value(value)));
+    leave_with(frame, |tables, _| Ending::Value(tables.value(value, None)));
 }
 
 fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Ending) {
@@ -1096,12 +1352,49 @@ mod tests {
     #[test]
     fn ascii_json_is_the_same_json_in_ascii() {
         let text = r#"{"a":"读取源码","b":["x😀y","\u00e9é",1],"c":"plain"}"#.to_string();
-        let ascii = super::ascii_json(text.clone());
+        let ascii = super::ascii_json(text.clone().into_bytes());
         assert!(ascii.is_ascii());
         assert!(ascii.contains(r"\u8bfb") && ascii.contains(r"\ud83d\ude00"), "{ascii}");
         let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
         assert_eq!(parse(&ascii), parse(&text));
-        assert_eq!(super::ascii_json("[1,\"a\"]".into()), "[1,\"a\"]");
+        assert_eq!(super::ascii_json(b"[1,\"a\"]".to_vec()), "[1,\"a\"]");
+    }
+
+    /// `SameJson` holds two values the same exactly when serde_json writes them the same, where
+    /// `PartialEq` does not (key order, the sign of zero, an integer against a float).
+    #[test]
+    fn same_json_is_the_same_text() {
+        use super::SameJson;
+        use serde_json::json;
+        let pairs = [
+            (json!({"a": 1, "b": [2, "x"]}), json!({"a": 1, "b": [2, "x"]})),
+            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
+            (json!(0.0), json!(-0.0)),
+            (json!(1), json!(1.0)),
+            (json!(-1), json!(-1)),
+            (json!("读取"), json!("读取")),
+            (json!([1, 2]), json!([1, 2, 3])),
+        ];
+        for (a, b) in pairs {
+            let same_text =
+                serde_json::to_string(&a).unwrap() == serde_json::to_string(&b).unwrap();
+            assert_eq!(a.same_json(&b), same_text, "{a} against {b}");
+            assert!(!same_text || a.shape() == b.shape(), "{a} against {b}");
+        }
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        let text: Vec<u8> = (0..40).collect();
+        for len in 0..text.len() {
+            assert!(super::same_bytes(&text[..len], &text[..len]));
+            assert!(!super::same_bytes(&text[..len], &text[..len + 1]));
+            for at in 0..len {
+                let mut other = text[..len].to_vec();
+                other[at] ^= 1;
+                assert!(!super::same_bytes(&text[..len], &other), "{len} {at}");
+            }
+        }
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct State {
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Message {
     pub role: Role,
+    /// (Written once per recording, then copied: see `trace::remembered`.)
+    #[serde(serialize_with = "crate::trace::remembered")]
     pub content: Content,
 }
 

@@ -16,7 +16,7 @@ use crate::{js_value, run, source};
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
     // Every API type serializes (tests/traces.rs): a failure is a bug, named without serde_json's
     // error text, whose `Display` would weigh 4.5 KB in the module.
-    let text = serde_json::to_string(value)
+    let text = serde_json::to_vec(value)
         .map_err(|_| js_sys::Error::new("todo-trace could not write its result as JSON"))?;
     parse(text)
 }
@@ -25,12 +25,12 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
 /// by `Trace::to_json` (which writes its steps faster than serde).
 #[inline(never)]
 fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
-    parse(trace?.to_json())
+    parse(trace?.to_json_bytes())
 }
 
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
 #[inline(never)]
-fn parse(text: String) -> Result<JsValue, js_sys::Error> {
+fn parse(text: Vec<u8>) -> Result<JsValue, js_sys::Error> {
     let text = crate::trace::ascii_json(text);
     js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
 }

@@ -6,9 +6,9 @@ use todo_trace::entries::Data;
 use todo_trace::figures::{figure, scenario_def};
 use todo_trace::lesson::Lang;
 use todo_trace::run::Trace;
-use todo_trace::trace::Step;
+use todo_trace::trace::{Json, Step};
 
-fn parse(raw: &serde_json::value::RawValue) -> Value {
+fn parse(raw: &Json) -> Value {
     serde_json::from_str(raw.get()).unwrap()
 }
 
