@@ -10,7 +10,7 @@ use crate::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::input::{self, InputError};
-use crate::lesson::{validate_todos, Lang, State, TodoError};
+use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot};
 
@@ -21,8 +21,8 @@ pub struct Trace {
     pub scenario: String,
     /// False when the reader's input was refused before anything ran: then nothing was recorded.
     pub ran: bool,
-    /// What the call entry was given.
-    pub data: Data,
+    /// What the call entry was given, and read.
+    pub data: Given,
     #[serde(flatten)]
     pub recording: Recording,
     pub result: Outcome,
@@ -210,7 +210,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         figure: figure.id,
         scenario: INPUT_SCENARIO.to_string(),
         ran: false,
-        data,
+        data: Given::of(figure.id, &data),
         recording: Recording::default(),
         result: Outcome::failed(error),
         claims: None,
@@ -219,7 +219,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
 
 /// Runs a figure's call entry on `data` while recording.
 pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Settings) -> Trace {
-    let given = data.clone();
+    let given = Given::of(figure.id, &data);
     let fields: Vec<(&'static str, &dyn HostList)> =
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
     let (recording, (result, claims)) =
@@ -251,6 +251,52 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     }
 }
 
+/// The parts of a figure's [`Data`] that its call entry reads (entries.rs), each absent where the
+/// entry never reads it: the page shows what the function was given, and parsing a trace costs
+/// less without the rest (a short trace spent a quarter of its parse on it).
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Default)]
+pub struct Given {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub state: Option<State>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "unknown")]
+    pub items: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub messages: Option<Vec<Message>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub agent: Option<AgentSetup>,
+}
+
+impl Given {
+    /// What `run_validate`, `run_write`, `run_prepare` and `run_agent` read of their `data`.
+    pub fn of(figure: FigureId, data: &Data) -> Given {
+        let items = || Some(data.items.clone());
+        let state = || Some(data.state.clone());
+        match figure {
+            FigureId::Validate => Given { items: items(), ..Given::default() },
+            FigureId::Write => Given { state: state(), items: items(), ..Given::default() },
+            FigureId::Prepare => {
+                Given { state: state(), messages: Some(data.messages.clone()), ..Given::default() }
+            }
+            FigureId::Loop => Given { agent: data.agent.clone(), ..Given::default() },
+        }
+    }
+
+    /// One host field as the call starts; a field the entry is not given starts empty (the loop
+    /// makes its own plan and history).
+    pub fn host_part(&self, part: HostPart) -> &dyn HostList {
+        static NO_TODOS: Vec<Todo> = Vec::new();
+        static NO_MESSAGES: Vec<Message> = Vec::new();
+        match part {
+            HostPart::Items => self.state.as_ref().map_or(&NO_TODOS, |state| &state.items),
+            HostPart::Messages => self.messages.as_ref().unwrap_or(&NO_MESSAGES),
+        }
+    }
+}
+
 impl Data {
     /// The loop figure's data: its setup, and an empty plan and history (the loop starts both).
     pub fn agent(setup: AgentSetup) -> Data {
@@ -259,14 +305,6 @@ impl Data {
             items: Value::Null,
             messages: Vec::new(),
             agent: Some(setup),
-        }
-    }
-
-    /// One host field of the data.
-    pub fn host_part(&self, part: HostPart) -> &dyn HostList {
-        match part {
-            HostPart::Items => &self.state.items,
-            HostPart::Messages => &self.messages,
         }
     }
 }
