@@ -34,10 +34,13 @@ pub struct Trace {
 
 impl Trace {
     /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
-    /// equal), with the steps written by [`trace::write_steps`] rather than through serde.
+    /// equal), with the steps written by [`trace::write_steps`] and the tables written here rather
+    /// than through serde: for a short trace, serde's writing of the small tables cost as much
+    /// as its steps.
     pub fn to_json(&self) -> String {
-        let mut out = Vec::with_capacity(64 * self.recording.steps.len() + 1024);
         let r = &self.recording;
+        // About what a step takes with its share of the tables, so that the text is rarely copied.
+        let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
         let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
             out.extend_from_slice(if out.is_empty() { b"{\"" } else { b",\"" });
             out.extend_from_slice(key.as_bytes());
@@ -48,10 +51,34 @@ impl Trace {
         put(&mut out, "scenario", &self.scenario);
         put(&mut out, "ran", &self.ran);
         put(&mut out, "data", &self.data);
-        put(&mut out, "values", &r.values);
-        put(&mut out, "bindings", &r.bindings);
-        put(&mut out, "scopes", &r.scopes);
-        put(&mut out, "hosts", &r.hosts);
+        out.extend_from_slice(b",\"values\":");
+        each(&mut out, &r.values, |out, value| out.extend_from_slice(value.get().as_bytes()));
+        out.extend_from_slice(b",\"bindings\":");
+        each(&mut out, &r.bindings, |out, binding| {
+            out.extend_from_slice(b"{\"name\":");
+            text(out, binding.name);
+            out.extend_from_slice(b",\"type\":");
+            text(out, binding.ty);
+            out.push(b'}');
+        });
+        out.extend_from_slice(b",\"scopes\":");
+        each(&mut out, &r.scopes, |out, scope| numbers(out, scope));
+        out.extend_from_slice(b",\"hosts\":");
+        each(&mut out, &r.hosts, |out, view| {
+            each(out, view, |out, field| {
+                out.extend_from_slice(b"{\"field\":");
+                text(out, field.field);
+                out.extend_from_slice(b",\"entries\":");
+                numbers(out, &field.entries);
+                out.extend_from_slice(b",\"changes\":");
+                text(out, &field.changes);
+                if !field.was.is_empty() {
+                    out.extend_from_slice(b",\"was\":");
+                    numbers(out, &field.was);
+                }
+                out.push(b'}');
+            })
+        });
         out.extend_from_slice(b",\"steps\":");
         trace::write_steps(&r.steps, &mut out);
         put(&mut out, "output", &r.output);
@@ -68,6 +95,34 @@ impl Trace {
         out.push(b'}');
         // Every part is UTF-8: serde_json's text, and ASCII.
         String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// `[a,b]`, each entry written by `write`.
+fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, entry);
+    }
+    out.push(b']');
+}
+
+fn numbers(out: &mut Vec<u8>, numbers: &[u32]) {
+    each(out, numbers, |out, &n| trace::number(out, n.into()));
+}
+
+/// A string as JSON: quoted as it is when nothing in it needs escaping (names, types, marks),
+/// otherwise as serde_json escapes it.
+fn text(out: &mut Vec<u8>, text: &str) {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+    } else {
+        text.write_json(out);
     }
 }
 
