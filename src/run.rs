@@ -38,6 +38,13 @@ impl Trace {
     /// than through serde: for a short trace, serde's writing of the small tables cost as much
     /// as its steps.
     pub fn to_json(&self) -> String {
+        // Every part is UTF-8: serde_json's text, and ASCII.
+        String::from_utf8(self.to_json_bytes()).unwrap_or_default()
+    }
+
+    /// [`Trace::to_json`] as the bytes of its UTF-8, for the wasm layer, which hands them to JS's
+    /// decoder without checking them again.
+    pub fn to_json_bytes(&self) -> Vec<u8> {
         let r = &self.recording;
         // About what a step takes with its share of the tables, so that the text is rarely copied.
         let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
@@ -93,8 +100,7 @@ impl Trace {
             put(&mut out, "claims", claims);
         }
         out.push(b'}');
-        // Every part is UTF-8: serde_json's text, and ASCII.
-        String::from_utf8(out).unwrap_or_default()
+        out
     }
 }
 

@@ -17,23 +17,42 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
     // error text, whose `Display` would weigh 4.5 KB in the module.
     let text = serde_json::to_string(value)
         .map_err(|_| js_sys::Error::new("todo-trace could not write its result as JSON"))?;
-    parse(text)
+    parse(text.as_bytes())
 }
 
 /// A trace for JS, or the error: one out-of-line copy for the functions that return one, written
 /// by `Trace::to_json` (which writes its steps faster than serde).
 #[inline(never)]
 fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
-    parse(trace?.to_json())
+    parse(&trace?.to_json_bytes())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's own UTF-8 decoder. Given the bytes, it makes the JS string without Rust checking
+    /// them first as `&str` would (they are UTF-8 by construction): for a short Chinese trace that
+    /// check cost more than the decoding.
+    type TextDecoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextDecoder;
+    #[wasm_bindgen(method)]
+    fn decode(this: &TextDecoder, bytes: &[u8]) -> JsString;
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    static DECODER: TextDecoder = TextDecoder::new();
 }
 
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
+/// The UTF-8 crosses as it is: escaping Chinese text as `\u` saved the decoder's slow path once,
+/// but now costs more to write and parse than it saves (measured 2026-12-03 in Chromium: a Chinese
+/// trace 3 to 14% faster without it).
 #[inline(never)]
-fn parse(text: String) -> Result<JsValue, js_sys::Error> {
-    // The UTF-8 crosses as it is: escaping Chinese text as `\u` (`trace::ascii_json`) saved the
-    // decoder's slow path once, but now costs more to write and parse than it saves (measured
-    // 2026-12-03 in Chromium: a Chinese trace 3 to 14% faster without it).
-    js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
+fn parse(json: &[u8]) -> Result<JsValue, js_sys::Error> {
+    let text = DECODER.with(|decoder| decoder.decode(json));
+    parse_json(&text).map_err(JsCast::unchecked_into)
 }
 
 impl From<ApiError> for js_sys::Error {
