@@ -310,33 +310,6 @@ pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
         .unwrap_or_default()
 }
 
-/// JSON text with every character outside ASCII written as a `\u` escape (UTF-16 units, as JSON has
-/// them): the same JSON. ASCII text crosses to JS through the decoder's fast path and parses as a
-/// one-byte string; Chinese traces otherwise spend a tenth of their time decoding UTF-8.
-pub fn ascii_json(text: String) -> String {
-    if text.is_ascii() {
-        return text;
-    }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(text.len() * 2);
-    let mut rest = text.as_str();
-    // Runs of ASCII are copied whole; each other character becomes one or two escapes.
-    while let Some(at) = first_not_ascii(rest.as_bytes()) {
-        out.extend_from_slice(&rest.as_bytes()[..at]);
-        let Some(c) = rest[at..].chars().next() else { break };
-        let mut units = [0u16; 2];
-        for &unit in c.encode_utf16(&mut units).iter() {
-            let digits = [12, 8, 4, 0].map(|shift| HEX[usize::from((unit >> shift) & 0xf)]);
-            out.extend_from_slice(b"\\u");
-            out.extend_from_slice(&digits);
-        }
-        rest = &rest[at + c.len_utf8()..];
-    }
-    out.extend_from_slice(rest.as_bytes());
-    // Only ASCII bytes were written.
-    String::from_utf8(out).unwrap_or_default()
-}
-
 /// `steps` as JSON text into `out`, exactly as serde_json writes the derived `Serialize` of a
 /// `Vec<Step>` (a test holds them equal), but written directly: a trace's steps are most of its
 /// text, and serde spends most of its time on their keys, which never need escaping.
@@ -438,18 +411,6 @@ pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
     } else {
         out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     }
-}
-
-/// Where the first byte outside ASCII is, looking at eight bytes at a time.
-fn first_not_ascii(bytes: &[u8]) -> Option<usize> {
-    let words = bytes.chunks_exact(8);
-    let skipped = words
-        .take_while(|word| {
-            u64::from_le_bytes((*word).try_into().unwrap_or([0x80; 8])) & 0x8080_8080_8080_8080 == 0
-        })
-        .count()
-        * 8;
-    bytes[skipped..].iter().position(|&byte| byte >= 0x80).map(|at| skipped + at)
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
@@ -1100,17 +1061,6 @@ mod tests {
             .iter()
             .any(|l| l.name == "text" && l.value.map(|v| v.get()) == Some("\"ab\"")));
         assert!(locals.iter().any(|l| l.name == "count" && l.value.map(|v| v.get()) == Some("1")));
-    }
-
-    #[test]
-    fn ascii_json_is_the_same_json_in_ascii() {
-        let text = r#"{"a":"读取源码","b":["x😀y","\u00e9é",1],"c":"plain"}"#.to_string();
-        let ascii = super::ascii_json(text.clone());
-        assert!(ascii.is_ascii());
-        assert!(ascii.contains(r"\u8bfb") && ascii.contains(r"\ud83d\ude00"), "{ascii}");
-        let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
-        assert_eq!(parse(&ascii), parse(&text));
-        assert_eq!(super::ascii_json("[1,\"a\"]".into()), "[1,\"a\"]");
     }
 
     #[test]

@@ -46,9 +46,9 @@ thread_local! {
 }
 
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
-/// The UTF-8 crosses as it is: escaping Chinese text as `\u` saved the decoder's slow path once,
-/// but now costs more to write and parse than it saves (measured 2026-12-03 in Chromium: a Chinese
-/// trace 3 to 14% faster without it).
+/// The UTF-8 crosses as it is: escaping Chinese text as `\u` first (so that JS gets a one-byte
+/// string) saved the decoder's slow path once, but cost more than it saved once the trace was
+/// shorter (measured 2026-12-03 in Chromium: a Chinese trace 3 to 12% faster without it).
 #[inline(never)]
 fn parse(json: &[u8]) -> Result<JsValue, js_sys::Error> {
     let text = DECODER.with(|decoder| decoder.decode(json));
