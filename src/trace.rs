@@ -386,6 +386,7 @@ fn field(out: &mut Vec<u8>, key: &[u8], n: impl Into<u64>) {
 }
 
 /// `[1,null,2]`.
+#[inline(always)]
 pub(crate) fn list(out: &mut Vec<u8>, items: &[Option<u32>]) {
     out.push(b'[');
     for (i, item) in items.iter().enumerate() {
@@ -402,6 +403,7 @@ pub(crate) fn list(out: &mut Vec<u8>, items: &[Option<u32>]) {
 
 /// Most numbers in a trace are indices and lines under 100: their digits are pushed one by one,
 /// since copying itoa's one or two bytes costs a call to copy memory.
+#[inline(always)]
 pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
     if n < 10 {
         out.push(b'0' + n as u8);
