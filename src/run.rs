@@ -342,7 +342,7 @@ impl Given {
             FigureId::Prepare => {
                 Given { state: state(), messages: Some(data.messages.clone()), ..Given::default() }
             }
-            FigureId::Loop => Given { agent: data.agent.clone(), ..Given::default() },
+            FigureId::Loop => Given { agent: data.agent, ..Given::default() },
         }
     }
 

@@ -271,7 +271,13 @@ fn the_data_given_is_all_the_entry_reads() {
     }
     let given = |figure: &str| {
         let t = trace(figure, figures::scenarios(figure, Lang::En).unwrap()[0].id, Lang::En);
-        serde_json::to_value(&t.data).unwrap().as_object().unwrap().keys().cloned().collect::<Vec<_>>()
+        serde_json::to_value(&t.data)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
     };
     assert_eq!(given("validate"), ["items"]);
     assert_eq!(given("write"), ["state", "items"]);
