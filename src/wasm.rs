@@ -45,13 +45,16 @@ thread_local! {
     static DECODER: TextDecoder = TextDecoder::new();
 }
 
+/// Text shorter than this crosses as UTF-8 without looking: looking for characters outside ASCII
+/// cost a short trace 1-3%, more than escaping them could save (`trace::ascii_json`).
+const ASCII_FROM_BYTES: usize = 16 * 1024;
+
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
-/// The UTF-8 crosses as it is: escaping Chinese text as `\u` first (so that JS gets a one-byte
-/// string) saved the decoder's slow path once, but cost more than it saved once the trace was
-/// shorter (measured 2026-12-03 in Chromium: a Chinese trace 3 to 12% faster without it).
+/// The UTF-8 crosses as it is unless the text is long and nearly all ASCII (`trace::ascii_json`).
 #[inline(never)]
 fn parse(json: &[u8]) -> Result<JsValue, js_sys::Error> {
-    let text = DECODER.with(|decoder| decoder.decode(json));
+    let ascii = (json.len() >= ASCII_FROM_BYTES).then(|| crate::trace::ascii_json(json)).flatten();
+    let text = DECODER.with(|decoder| decoder.decode(ascii.as_deref().unwrap_or(json)));
     parse_json(&text).map_err(JsCast::unchecked_into)
 }
 
