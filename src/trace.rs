@@ -321,7 +321,6 @@ pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
 /// `json` is UTF-8, as all that serde_json and the trace writer write is. Plain index loops: with
 /// the module's inline threshold of 20 an iterator's closures are calls. Runs of ASCII are copied whole.
 pub fn ascii_json(json: &[u8]) -> Option<Vec<u8>> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut i = ascii_run(json, 0);
     if i == json.len() {
         return None;
@@ -353,19 +352,25 @@ pub fn ascii_json(json: &[u8]) -> Option<Vec<u8>> {
             code = code << 6 | u32::from(json[i] & 0x3f);
             i += 1;
         }
-        let mut units = [0u16; 2];
-        for &unit in char::from_u32(code).unwrap_or('\u{fffd}').encode_utf16(&mut units).iter() {
-            out.push(b'\\');
-            out.push(b'u');
-            out.push(HEX[usize::from(unit >> 12)]);
-            out.push(HEX[usize::from((unit >> 8) & 0xf)]);
-            out.push(HEX[usize::from((unit >> 4) & 0xf)]);
-            out.push(HEX[usize::from(unit & 0xf)]);
+        // One UTF-16 unit, or a surrogate pair above the basic plane.
+        if code >= 0x1_0000 {
+            escape(&mut out, 0xd800 + ((code - 0x1_0000) >> 10));
+            code = 0xdc00 + (code & 0x3ff);
         }
+        escape(&mut out, code);
         run = i;
     }
     out.extend_from_slice(&json[run..]);
     Some(out)
+}
+
+/// `\uXXXX`.
+fn escape(out: &mut Vec<u8>, unit: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.extend_from_slice(b"\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(HEX[(unit >> shift) as usize & 0xf]);
+    }
 }
 
 /// Where the run of ASCII starting at `from` ends, looking at eight bytes at a time.
