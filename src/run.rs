@@ -10,7 +10,7 @@ use crate::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::input::{self, InputError};
-use crate::lesson::{validate_todos, Lang, State, TodoError};
+use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot};
 
@@ -21,8 +21,8 @@ pub struct Trace {
     pub scenario: String,
     /// False when the reader's input was refused before anything ran: then nothing was recorded.
     pub ran: bool,
-    /// What the call entry was given.
-    pub data: Data,
+    /// What the call entry was given, and read.
+    pub data: Given,
     #[serde(flatten)]
     pub recording: Recording,
     pub result: Outcome,
@@ -34,17 +34,20 @@ pub struct Trace {
 
 impl Trace {
     /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
-    /// equal), with the steps written by [`trace::write_steps`] rather than through serde.
+    /// equal), with the steps written by [`trace::write_steps`] and the tables written here rather
+    /// than through serde: for a short trace, serde's writing of the small tables cost as much
+    /// as its steps.
     pub fn to_json(&self) -> String {
         // Every part is UTF-8: serde_json's text, and ASCII.
         String::from_utf8(self.to_json_bytes()).unwrap_or_default()
     }
 
-    /// [`Trace::to_json`]'s text as the UTF-8 bytes it is made of, not checked again (the page
-    /// gets it through [`trace::ascii_json`], whose ASCII result is checked instead).
+    /// [`Trace::to_json`] as the bytes of its UTF-8, for the wasm layer, which hands them to JS's
+    /// decoder without checking them again.
     pub fn to_json_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 * self.recording.steps.len() + 1024);
         let r = &self.recording;
+        // About what a step takes with its share of the tables, so that the text is rarely copied.
+        let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
         let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
             out.extend_from_slice(if out.is_empty() { b"{\"" } else { b",\"" });
             out.extend_from_slice(key.as_bytes());
@@ -55,18 +58,34 @@ impl Trace {
         put(&mut out, "scenario", &self.scenario);
         put(&mut out, "ran", &self.ran);
         put(&mut out, "data", &self.data);
-        // Each value is JSON text already: joined as serde_json writes a list of raw values.
-        out.extend_from_slice(b",\"values\":[");
-        for (i, value) in r.values.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(value.bytes());
-        }
-        out.push(b']');
-        put(&mut out, "bindings", &r.bindings);
-        put(&mut out, "scopes", &r.scopes);
-        put(&mut out, "hosts", &r.hosts);
+        out.extend_from_slice(b",\"values\":");
+        each(&mut out, &r.values, |out, value| out.extend_from_slice(value.bytes()));
+        out.extend_from_slice(b",\"bindings\":");
+        each(&mut out, &r.bindings, |out, binding| {
+            out.extend_from_slice(b"{\"name\":");
+            text(out, binding.name);
+            out.extend_from_slice(b",\"type\":");
+            text(out, binding.ty);
+            out.push(b'}');
+        });
+        out.extend_from_slice(b",\"scopes\":");
+        each(&mut out, &r.scopes, |out, scope| numbers(out, scope));
+        out.extend_from_slice(b",\"hosts\":");
+        each(&mut out, &r.hosts, |out, view| {
+            each(out, view, |out, field| {
+                out.extend_from_slice(b"{\"field\":");
+                text(out, field.field);
+                out.extend_from_slice(b",\"entries\":");
+                numbers(out, &field.entries);
+                out.extend_from_slice(b",\"changes\":");
+                text(out, &field.changes);
+                if !field.was.is_empty() {
+                    out.extend_from_slice(b",\"was\":");
+                    numbers(out, &field.was);
+                }
+                out.push(b'}');
+            })
+        });
         out.extend_from_slice(b",\"steps\":");
         trace::write_steps(&r.steps, &mut out);
         put(&mut out, "output", &r.output);
@@ -83,6 +102,31 @@ impl Trace {
         out.push(b'}');
         out
     }
+}
+
+/// `[a,b]`, each entry written by `write`.
+fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, entry);
+    }
+    out.push(b']');
+}
+
+fn numbers(out: &mut Vec<u8>, numbers: &[u32]) {
+    each(out, numbers, |out, &n| trace::number(out, n.into()));
+}
+
+/// A name, a type or a string of marks as JSON: quoted as it is. They come from the compiler
+/// (identifiers, type names) or from the recorder (`.+~-`), never from data, so nothing in them
+/// needs escaping; a test holds the whole text equal to serde's for every scenario.
+fn text(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -224,7 +268,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         figure: figure.id,
         scenario: INPUT_SCENARIO.to_string(),
         ran: false,
-        data,
+        data: Given::of(figure.id, &data),
         recording: Recording::default(),
         result: Outcome::failed(error),
         claims: None,
@@ -233,7 +277,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
 
 /// Runs a figure's call entry on `data` while recording.
 pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Settings) -> Trace {
-    let given = data.clone();
+    let given = Given::of(figure.id, &data);
     let fields: Vec<(&'static str, &dyn HostList)> =
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
     let (recording, (result, claims)) =
@@ -265,6 +309,52 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     }
 }
 
+/// The parts of a figure's [`Data`] that its call entry reads (entries.rs), each absent where the
+/// entry never reads it: the page shows what the function was given, and parsing a trace costs
+/// less without the rest (a short trace spent a quarter of its parse on it).
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Default)]
+pub struct Given {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub state: Option<State>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "unknown")]
+    pub items: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub messages: Option<Vec<Message>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub agent: Option<AgentSetup>,
+}
+
+impl Given {
+    /// What `run_validate`, `run_write`, `run_prepare` and `run_agent` read of their `data`.
+    pub fn of(figure: FigureId, data: &Data) -> Given {
+        let items = || Some(data.items.clone());
+        let state = || Some(data.state.clone());
+        match figure {
+            FigureId::Validate => Given { items: items(), ..Given::default() },
+            FigureId::Write => Given { state: state(), items: items(), ..Given::default() },
+            FigureId::Prepare => {
+                Given { state: state(), messages: Some(data.messages.clone()), ..Given::default() }
+            }
+            FigureId::Loop => Given { agent: data.agent, ..Given::default() },
+        }
+    }
+
+    /// One host field as the call starts; a field the entry is not given starts empty (the loop
+    /// makes its own plan and history).
+    pub fn host_part(&self, part: HostPart) -> &dyn HostList {
+        static NO_TODOS: Vec<Todo> = Vec::new();
+        static NO_MESSAGES: Vec<Message> = Vec::new();
+        match part {
+            HostPart::Items => self.state.as_ref().map_or(&NO_TODOS, |state| &state.items),
+            HostPart::Messages => self.messages.as_ref().unwrap_or(&NO_MESSAGES),
+        }
+    }
+}
+
 impl Data {
     /// The loop figure's data: its setup, and an empty plan and history (the loop starts both).
     pub fn agent(setup: AgentSetup) -> Data {
@@ -273,14 +363,6 @@ impl Data {
             items: Value::Null,
             messages: Vec::new(),
             agent: Some(setup),
-        }
-    }
-
-    /// One host field of the data.
-    pub fn host_part(&self, part: HostPart) -> &dyn HostList {
-        match part {
-            HostPart::Items => &self.state.items,
-            HostPart::Messages => &self.messages,
         }
     }
 }

@@ -12,27 +12,50 @@ use crate::{js_value, run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
-/// The text is ASCII (`ascii_json`), which JS decodes and parses faster.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
     // Every API type serializes (tests/traces.rs): a failure is a bug, named without serde_json's
     // error text, whose `Display` would weigh 4.5 KB in the module.
     let text = serde_json::to_vec(value)
         .map_err(|_| js_sys::Error::new("todo-trace could not write its result as JSON"))?;
-    parse(text)
+    parse(&text)
 }
 
 /// A trace for JS, or the error: one out-of-line copy for the functions that return one, written
 /// by `Trace::to_json` (which writes its steps faster than serde).
 #[inline(never)]
 fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
-    parse(trace?.to_json_bytes())
+    parse(&trace?.to_json_bytes())
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The page's own UTF-8 decoder. Given the bytes, it makes the JS string without Rust checking
+    /// them first as `&str` would (they are UTF-8 by construction): for a short Chinese trace that
+    /// check cost more than the decoding.
+    type TextDecoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextDecoder;
+    #[wasm_bindgen(method)]
+    fn decode(this: &TextDecoder, bytes: &[u8]) -> JsString;
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    static DECODER: TextDecoder = TextDecoder::new();
+}
+
+/// Text shorter than this crosses as UTF-8 without looking: looking for characters outside ASCII
+/// cost a short trace 1-3%, more than escaping them could save (`trace::ascii_json`).
+const ASCII_FROM_BYTES: usize = 16 * 1024;
+
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
+/// The UTF-8 crosses as it is unless the text is long and nearly all ASCII (`trace::ascii_json`).
 #[inline(never)]
-fn parse(text: Vec<u8>) -> Result<JsValue, js_sys::Error> {
-    let text = crate::trace::ascii_json(text);
-    js_sys::JSON::parse(&text).map_err(JsCast::unchecked_into)
+fn parse(json: &[u8]) -> Result<JsValue, js_sys::Error> {
+    let ascii = (json.len() >= ASCII_FROM_BYTES).then(|| crate::trace::ascii_json(json)).flatten();
+    let text = DECODER.with(|decoder| decoder.decode(ascii.as_deref().unwrap_or(json)));
+    parse_json(&text).map_err(JsCast::unchecked_into)
 }
 
 impl From<ApiError> for js_sys::Error {

@@ -362,7 +362,7 @@ fn trace_input_runs_validate_and_write_on_the_submitted_items() {
         trace.result.value.as_ref().map(|v| v.get()),
         Some(r#"[{"id":"a","content":"写代码","status":"in_progress"}]"#)
     );
-    assert_eq!(trace.data.items, parse(text).unwrap());
+    assert_eq!(trace.data.items, Some(parse(text).unwrap()));
     assert!(!trace.recording.steps.is_empty());
 
     let trace = trace_input("write", text, Lang::En).unwrap();
@@ -373,7 +373,7 @@ fn trace_input_runs_validate_and_write_on_the_submitted_items() {
         json!([{"id": "a", "content": "写代码", "status": "in_progress"}])
     );
     // The host plan it replaced is the default scenario's.
-    assert_eq!(trace.data.state, support::data("write", "replace", Lang::En).state);
+    assert_eq!(trace.data.state, Some(support::data("write", "replace", Lang::En).state));
 }
 
 #[test]
@@ -422,8 +422,8 @@ fn prepare_takes_the_text_as_the_host_plan_validated_first() {
     .unwrap();
     assert!(trace.result.ok);
     // The host stores the normalized plan, and the prepared message carries it.
-    assert_eq!(trace.data.state.items[0].id, "1");
-    assert_eq!(trace.data.state.items[0].content, "Ship it");
+    let plan = &trace.data.state.as_ref().unwrap().items;
+    assert_eq!((plan[0].id.as_str(), plan[0].content.as_str()), ("1", "Ship it"));
     assert!(trace.recording.output.iter().any(|line| line == "1 [completed] Ship it"));
 
     let invalid = r#"[{"id": "1", "content": "a", "status": "in_progress"},
@@ -431,7 +431,7 @@ fn prepare_takes_the_text_as_the_host_plan_validated_first() {
     let trace = trace_input("prepare", invalid, Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "too_many_active");
     assert!(trace.recording.steps.is_empty());
-    assert!(trace.data.state.items.is_empty());
+    assert!(trace.data.state.unwrap().items.is_empty());
     let trace = trace_input("prepare", "[1]", Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "bad_shape");
     let trace = trace_input("prepare", "[]", Lang::Zh).unwrap();

@@ -1,6 +1,7 @@
 //! The traces: the teaching points of LESSON.md, listings that match the file, golden files.
 
 use serde_json::{json, Value};
+use todo_trace::entries::Data;
 use todo_trace::figures::{self, FIGURES};
 use todo_trace::input::InputError;
 use todo_trace::lesson::Lang;
@@ -252,6 +253,38 @@ fn prepare_empty_renders_the_placeholder() {
 }
 
 /// Every symbol the page can ask for: the figures, the helper, the entries.
+/// A trace's `data` is all its call entry reads: the entry run on those parts alone, every other
+/// part empty, makes the same trace.
+#[test]
+fn the_data_given_is_all_the_entry_reads() {
+    for (name, t) in every_trace() {
+        let given = t.data.clone();
+        let data = Data {
+            state: given.state.unwrap_or_default(),
+            items: given.items.unwrap_or(Value::Null),
+            messages: given.messages.unwrap_or_default(),
+            agent: given.agent,
+        };
+        let figure = figures::figure(t.figure.name()).unwrap();
+        let again = run::run(figure, &t.scenario, data, lang_of(&name), Settings::default());
+        assert_eq!(again.to_json(), t.to_json(), "{name}");
+    }
+    let given = |figure: &str| {
+        let t = trace(figure, figures::scenarios(figure, Lang::En).unwrap()[0].id, Lang::En);
+        serde_json::to_value(&t.data)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(given("validate"), ["items"]);
+    assert_eq!(given("write"), ["state", "items"]);
+    assert_eq!(given("prepare"), ["state", "messages"]);
+    assert_eq!(given("loop"), ["agent"]);
+}
+
 fn symbols() -> Vec<&'static str> {
     let mut symbols: Vec<&str> = FIGURES.iter().flat_map(|f| [f.symbol, f.entry]).collect();
     symbols.push("format_todos");

@@ -86,6 +86,28 @@ fn every_trace_crosses_to_js_as_plain_objects_equal_to_the_golden_file() {
     }
 }
 
+/// A long trace of ASCII with a few Chinese lines crosses with those escaped (`trace::ascii_json`):
+/// JS gets the same objects as the native JSON.
+#[wasm_bindgen_test]
+fn a_long_mostly_ascii_trace_crosses_escaped_as_the_same_objects() {
+    let items: Vec<String> = (1..=20)
+        .map(|i| {
+            format!(r#"{{"id": "{i}", "content": "{}", "status": "pending"}}"#, "x".repeat(150))
+        })
+        .collect();
+    let text = format!("[{}]", items.join(","));
+    let native = run::trace_input("validate", &text, figures::parse_lang("zh").unwrap()).unwrap();
+    let json = native.to_json();
+    let outside = json.bytes().filter(|b| *b >= 0x80).count();
+    assert!(
+        json.len() > 16 * 1024 && outside > 0 && outside * 100 <= json.len(),
+        "{outside} of {}",
+        json.len()
+    );
+    let trace = wasm::trace_input(&js("validate"), &js(&text), &js("zh")).unwrap();
+    assert_eq!(stringify(&trace), stringify(&JSON::parse(&json).unwrap()));
+}
+
 #[wasm_bindgen_test]
 fn figures_scenarios_and_sources_are_plain_data() {
     let figures: Array = wasm::figures().unwrap().dyn_into().unwrap();

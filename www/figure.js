@@ -388,8 +388,8 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       select.value = state.showingOwn ? 'input' : state.scenario;
       hint.textContent = state.showingOwn ? t.input.hint : /** @type {import('./pkg/todo_trace.js').Scenario} */ (scenarios.find((s) => s.id === state.scenario)).hint;
       inputHeading.textContent = state.showingOwn ? t.setup.ownInput : t.setup.input;
-      // A function that cannot see the host is given only the part the reader edits.
-      input.textContent = jsonText(figure.host.length === 0 && figure.edits === 'items' ? { items: trace.data.items } : trace.data);
+      // The data holds only what the call entry reads: validate_todos, which cannot see the host, is given the items alone.
+      input.textContent = jsonText(trace.data);
       slider.max = String(trace.steps.length + 1);
       // While the figure shows the reader's run, the editor shows why their text was refused, if it was; after
       // the reader runs it, the caret goes to the place.

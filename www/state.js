@@ -6,7 +6,7 @@
 import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
-/** @typedef {import('./pkg/todo_trace.js').Data} Data */
+/** @typedef {import('./pkg/todo_trace.js').Given} Given */
 /** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
 /** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
@@ -85,11 +85,11 @@ const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([ke
 /**
  * The editor's text for some data: the part the reader edits (the figure says which) as JSON, one item per
  * line, so an item is edited in one place.
- * @param {Figure['edits']} edits @param {Data} data
+ * @param {Figure['edits']} edits @param {Given} data what the figure's call entry was given, which holds that part
  */
 export function editorText(edits, data) {
   if (edits === 'nothing') return ''; // the loop figure: the reader edits nothing
-  const items = /** @type {object[]} */ (edits === 'plan' ? data.state.items : data.items);
+  const items = /** @type {object[]} */ (edits === 'plan' ? data.state?.items : data.items);
   return items.length === 0 ? '[]' : `[\n${items.map((item) => `  ${spaced(item)}`).join(',\n')}\n]`;
 }
 

@@ -354,13 +354,15 @@ describe('smaller things', () => {
     });
   }
 
-  test('figure 1 shows only what validate_todos is given', async () => {
+  test('figure 1 shows only what validate_todos is given; each setup part, what its call entry reads', async () => {
     const page = await openLesson(env, '?lang=en');
     assert.equal(await figure(page, 'validate').locator('[data-pane="state"]').count(), 0, 'no host state pane');
     assert.equal(await figure(page, 'write').locator('[data-pane="state"]').count(), 1);
-    await figure(page, 'validate').locator('details.setup > summary').click();
-    const given = JSON.parse(await figure(page, 'validate').locator('pre.input').innerText());
-    assert.deepEqual(Object.keys(given), ['items']);
+    for (const [id, keys] of [['validate', ['items']], ['write', ['state', 'items']], ['prepare', ['state', 'messages']]]) {
+      await figure(page, id).locator('details.setup > summary').click();
+      const given = JSON.parse(await figure(page, id).locator('pre.input').innerText());
+      assert.deepEqual(Object.keys(given), keys, id);
+    }
   });
 
   test('a list the reader folds stays folded at the next step', async () => {
