@@ -1399,7 +1399,6 @@ mod tests {
         assert!(locals.iter().any(|l| l.name == "count" && l.value.map(|v| v.get()) == Some("1")));
     }
 
-    #[test]
     /// `SameJson` holds two values the same exactly when serde_json writes them the same, where
     /// `PartialEq` does not (key order, the sign of zero, an integer against a float).
     #[test]
