@@ -12,7 +12,9 @@ use crate::figures::{
 use crate::input::{self, InputError};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
-use crate::trace::{self, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot};
+use crate::trace::{
+    self, each, text, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot,
+};
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]
@@ -104,29 +106,8 @@ impl Trace {
     }
 }
 
-/// `[a,b]`, each entry written by `write`.
-fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
-    out.push(b'[');
-    for (i, entry) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write(out, entry);
-    }
-    out.push(b']');
-}
-
 fn numbers(out: &mut Vec<u8>, numbers: &[u32]) {
     each(out, numbers, |out, &n| trace::number(out, n.into()));
-}
-
-/// A name, a type or a string of marks as JSON: quoted as it is. They come from the compiler
-/// (identifiers, type names) or from the recorder (`.+~-`), never from data, so nothing in them
-/// needs escaping; a test holds the whole text equal to serde's for every scenario.
-fn text(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
-    out.extend_from_slice(text.as_bytes());
-    out.push(b'"');
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.

@@ -582,14 +582,29 @@ fn ascii_run(bytes: &[u8], from: usize) -> usize {
 /// `Vec<Step>` (a test holds them equal), but written directly: a trace's steps are most of its
 /// text, and serde spends most of its time on their keys, which never need escaping.
 pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
+    each(out, steps, |out, step| step.write_text(out));
+}
+
+/// `[a,b]`, each entry written by `write`.
+pub(crate) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
-    for (i, step) in steps.iter().enumerate() {
+    for (i, entry) in entries.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        step.write_text(out);
+        write(out, entry);
     }
     out.push(b']');
+}
+
+/// A name, a type, a symbol or a string of marks as JSON: quoted as it is. They come from the
+/// compiler (identifiers, type names) or from the recorder (`.+~-m`), never from data, so nothing
+/// in them needs escaping; a test holds the whole trace's text equal to serde's for every scenario.
+#[inline(always)]
+pub(crate) fn text(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
 }
 
 impl Step {
@@ -611,10 +626,8 @@ impl Step {
             out.extend_from_slice(b",\"error\":");
             Snapshot::write_json(error, out);
         }
-        // A symbol is a Rust identifier: nothing in it needs escaping.
-        out.extend_from_slice(b",\"symbol\":\"");
-        out.extend_from_slice(self.symbol.as_bytes());
-        out.push(b'"');
+        out.extend_from_slice(b",\"symbol\":");
+        text(out, self.symbol);
         field(out, b",\"line\":", self.line);
         if let Some(caller) = self.caller {
             field(out, b",\"caller\":", caller);
@@ -622,10 +635,8 @@ impl Step {
         field(out, b",\"scope\":", self.scope);
         out.extend_from_slice(b",\"values\":");
         list(out, &self.values);
-        // Marks are `.`, `+`, `~` and `m`.
-        out.extend_from_slice(b",\"changes\":\"");
-        out.extend_from_slice(self.changes.as_bytes());
-        out.push(b'"');
+        out.extend_from_slice(b",\"changes\":");
+        text(out, &self.changes);
         if !self.was.is_empty() {
             out.extend_from_slice(b",\"was\":");
             list(out, &self.was);
@@ -810,14 +821,10 @@ impl Tables {
     /// as serde_json writes a sequence, so it is copied rather than serialized again.
     fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
         self.scratch.clear();
-        self.scratch.push(b'[');
-        for (i, &entry) in entries.iter().enumerate() {
-            if i > 0 {
-                self.scratch.push(b',');
-            }
-            self.scratch.extend_from_slice(self.done.values[entry as usize].bytes());
-        }
-        self.scratch.push(b']');
+        let values = &self.done.values;
+        each(&mut self.scratch, entries, |out, &entry| {
+            out.extend_from_slice(values[entry as usize].bytes());
+        });
         self.intern(previous)
     }
 
