@@ -934,13 +934,13 @@ fn same_text(a: &str, b: &str) -> bool {
     same_bytes(a.as_bytes(), b.as_bytes())
 }
 
-/// A binding's name against another: the same static text needs no comparing.
-fn same_name(a: &str, b: &str) -> bool {
+/// Two texts the compiler gave (binding names, type names): the same static text needs no comparing.
+fn same_static(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
 }
 
 fn is_in(names: &[&str], name: &str) -> bool {
-    names.iter().any(|known| same_name(known, name))
+    names.iter().any(|known| same_static(known, name))
 }
 
 /// One step of FxHash: `word` mixed into `hash`.
@@ -1157,9 +1157,9 @@ pub fn step(
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
             // Bindings come into scope in order, so a local is nearly always where it was.
-            let same_place = frame.locals.get(k).filter(|slot| same_name(slot.name, name));
-            let earlier =
-                same_place.or_else(|| frame.locals.iter().find(|slot| same_name(slot.name, name)));
+            let same_place = frame.locals.get(k).filter(|slot| same_static(slot.name, name));
+            let earlier = same_place
+                .or_else(|| frame.locals.iter().find(|slot| same_static(slot.name, name)));
             let earlier = earlier.copied();
             let (slot, change) = match (value, earlier) {
                 // Moved away: no value any more, but the binding (and type) it had.
@@ -1185,9 +1185,7 @@ pub fn step(
                     let ty = value.type_name();
                     let binding = match before {
                         // The same static text is the same type, without comparing the text.
-                        Some(before) if std::ptr::eq(before.ty, ty) || before.ty == ty => {
-                            before.binding
-                        }
+                        Some(before) if same_static(before.ty, ty) => before.binding,
                         _ => tables.binding(name, type_label(ty)),
                     };
                     let slot = Slot { name, binding, ty, value: Some(index) };
