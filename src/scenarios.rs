@@ -95,7 +95,9 @@ pub const SCENARIOS: [ScenarioDef; 15] = [
 ];
 
 impl ScenarioDef {
-    /// LESSON.md's base data in `lang`, changed as this scenario says.
+    /// LESSON.md's base data in `lang`, changed as this scenario says. The history is built only
+    /// for `prepare`, the one entry that reads it, so that a short trace of another figure does not
+    /// build and drop three messages it never reads.
     pub fn data(&self, lang: Lang) -> Data {
         let read = lang.pick("读取源码", "Read the source");
         let run = lang.pick("运行并核对", "Run and check");
@@ -107,7 +109,7 @@ impl ScenarioDef {
         Data {
             state: State { items: plans.host },
             items: plain(&plans.submitted),
-            messages: history(lang),
+            messages: if self.figure == Prepare { history(lang) } else { Vec::new() },
             agent: None,
         }
     }
