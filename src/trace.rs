@@ -810,20 +810,11 @@ struct Tables {
 }
 
 impl Tables {
-    /// Empty tables with room for a short trace: growing them a few entries at a time (and copying
-    /// the steps each time) took about a tenth of a short trace's time natively. Out of line, so
-    /// that its code is not copied into every caller.
-    #[inline(never)]
+    /// Empty tables with room for a short trace's steps, and for a value's text: growing them a few
+    /// bytes or steps at a time (copying the steps each time) was a tenth of a short trace's time natively.
     fn sized() -> Tables {
-        let done = Recording {
-            steps: Vec::with_capacity(64),
-            values: Vec::with_capacity(32),
-            bindings: Vec::with_capacity(16),
-            scopes: Vec::with_capacity(16),
-            ..Recording::default()
-        };
-        let values = Vec::with_capacity(32);
-        Tables { done, values, scratch: Vec::with_capacity(1024), host_hashes: Vec::new() }
+        let done = Recording { steps: Vec::with_capacity(64), ..Recording::default() };
+        Tables { done, scratch: Vec::with_capacity(1024), ..Tables::default() }
     }
 
     /// The index of `value`, stored if it is new; `previous` is the value it most likely is.
@@ -1002,8 +993,6 @@ struct Recorder {
     host_before: Host,
     host_steady: Option<u32>,
     frames: Vec<Frame>,
-    /// Locals' buffers no frame uses any more, for the next step to fill.
-    spare: Vec<Vec<Slot>>,
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
     truncated: bool,
@@ -1045,7 +1034,6 @@ pub fn record_with<T>(
         host,
         host_steady: None,
         frames: Vec::new(),
-        spare: Vec::new(),
         silent: 0,
         truncated: false,
         pending: Vec::new(),
@@ -1108,9 +1096,7 @@ impl Drop for FrameGuard {
     fn drop(&mut self) {
         with(|r| {
             if self.recorded {
-                if let Some(frame) = r.frames.pop() {
-                    r.spare.push(frame.locals);
-                }
+                r.frames.pop();
             } else {
                 r.silent = r.silent.saturating_sub(1);
             }
@@ -1173,9 +1159,7 @@ pub fn step(
             }
         }
 
-        // The locals' buffer of an earlier step or call, so that a step allocates none.
-        let mut locals = r.spare.pop().unwrap_or_else(|| Vec::with_capacity(16));
-        locals.clear();
+        let mut locals = Vec::with_capacity(probe.names.len());
         let mut changes = String::with_capacity(probe.names.len());
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
@@ -1233,9 +1217,8 @@ pub fn step(
         let ran = frame.line;
         frame.line = Some(probe.line);
         frame.mentions = probe.mentions;
-        let spare = std::mem::replace(&mut frame.locals, locals);
+        frame.locals = locals;
         frame.scope = scope;
-        r.spare.push(spare);
         r.push(None, scope, values, changes, was, ran);
     });
 }
