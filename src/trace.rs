@@ -810,8 +810,9 @@ struct Tables {
 }
 
 impl Tables {
-    /// Empty tables with room for a short trace's steps, and for a value's text: growing them a few
-    /// bytes or steps at a time (copying the steps each time) was a tenth of a short trace's time natively.
+    /// Empty tables with room for a short trace's steps, and for a value's text: growing them a
+    /// few bytes or steps at a time (copying the steps each time) was a tenth of a short trace's
+    /// time natively.
     fn sized() -> Tables {
         let done = Recording { steps: Vec::with_capacity(64), ..Recording::default() };
         Tables { done, scratch: Vec::with_capacity(1024), ..Tables::default() }
