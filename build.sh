@@ -87,7 +87,7 @@ dist() {
   done
   # Each module minified on its own, not bundled: the folder keeps one file per module, so relative imports
   # and import.meta.url (where embed.js finds the wasm) work as in www/. Paths under www/ are kept (outbase).
-  node_modules/.bin/esbuild "${sources[@]}" www/style.css www/pkg/todo_trace.js www/vendor/shj-*.js \
+  node_modules/.bin/esbuild "${sources[@]}" www/style.css www/pkg/todo_trace.js www/pkg/snippets/*/*.js www/vendor/shj-*.js \
     --minify --format=esm --outbase=www --outdir=dist/todo-trace --log-level=warning
   cp www/pkg/todo_trace_bg.wasm dist/todo-trace/pkg/
   cp example/example.html dist/example.html

@@ -47,6 +47,16 @@ impl Trace {
     /// [`Trace::to_json`] as the bytes of its UTF-8, for the wasm layer, which hands them to JS's
     /// decoder without checking them again.
     pub fn to_json_bytes(&self) -> Vec<u8> {
+        self.write(trace::write_steps)
+    }
+
+    /// [`Trace::to_json_bytes`] with the steps as rows ([`trace::write_step_rows`]): what the wasm layer
+    /// hands to JS, which rebuilds the steps' objects from them (`traceFrom` in wasm.rs).
+    pub fn to_rows_bytes(&self) -> Vec<u8> {
+        self.write(trace::write_step_rows)
+    }
+
+    fn write(&self, write_steps: fn(&[trace::Step], &mut Vec<u8>)) -> Vec<u8> {
         let r = &self.recording;
         // About what a step takes with its share of the tables, so that the text is rarely copied.
         let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
@@ -89,7 +99,7 @@ impl Trace {
             })
         });
         out.extend_from_slice(b",\"steps\":");
-        trace::write_steps(&r.steps, &mut out);
+        write_steps(&r.steps, &mut out);
         put(&mut out, "output", &r.output);
         if !r.requests.is_empty() {
             put(&mut out, "requests", &r.requests);

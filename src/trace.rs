@@ -585,6 +585,73 @@ pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
     each(out, steps, |out, step| step.write_text(out));
 }
 
+/// `steps` as rows: one JSON array per step, each field in a fixed place, `null` where a step has
+/// none (`outputLines` 0): `[event, value, error, symbol, line, caller, scope, values, changes, was,
+/// host, ran, outputLines, decisions]`. This is what crosses to JS, where `traceFrom` (wasm.rs) builds
+/// from each row the very object [`write_steps`] writes: `JSON.parse` makes arrays much faster than
+/// objects, and a short trace spent most of its time there.
+pub fn write_step_rows(steps: &[Step], out: &mut Vec<u8>) {
+    each(out, steps, |out, step| {
+        out.push(b'[');
+        text(out, event_name(step.event));
+        out.push(b',');
+        maybe(out, step.value);
+        match &step.error {
+            Some(error) => {
+                out.push(b',');
+                Snapshot::write_json(error, out);
+            }
+            None => out.extend_from_slice(b",null"),
+        }
+        out.push(b',');
+        text(out, step.symbol);
+        field(out, b",", step.line);
+        out.push(b',');
+        maybe(out, step.caller);
+        field(out, b",", step.scope);
+        out.push(b',');
+        list(out, &step.values);
+        out.push(b',');
+        text(out, &step.changes);
+        if step.was.is_empty() {
+            out.extend_from_slice(b",null");
+        } else {
+            out.push(b',');
+            list(out, &step.was);
+        }
+        field(out, b",", step.host);
+        out.push(b',');
+        maybe(out, step.ran);
+        field(out, b",", step.output_lines as u64);
+        if step.decisions.is_empty() {
+            out.extend_from_slice(b",null]");
+        } else {
+            out.push(b',');
+            Snapshot::write_json(&step.decisions, out);
+            out.push(b']');
+        }
+    });
+}
+
+/// A number, or `null`.
+#[inline(always)]
+fn maybe(out: &mut Vec<u8>, n: Option<u32>) {
+    match n {
+        Some(n) => number(out, n.into()),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn event_name(event: Event) -> &'static str {
+    match event {
+        Event::Call => "call",
+        Event::Line => "line",
+        Event::Return => "return",
+        Event::Error => "error",
+        Event::Truncated => "truncated",
+    }
+}
+
 /// `[a,b]`, each entry written by `write`.
 pub(crate) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
@@ -609,16 +676,8 @@ pub(crate) fn text(out: &mut Vec<u8>, text: &str) {
 
 impl Step {
     fn write_text(&self, out: &mut Vec<u8>) {
-        let event = match self.event {
-            Event::Call => "call",
-            Event::Line => "line",
-            Event::Return => "return",
-            Event::Error => "error",
-            Event::Truncated => "truncated",
-        };
-        out.extend_from_slice(b"{\"event\":\"");
-        out.extend_from_slice(event.as_bytes());
-        out.push(b'"');
+        out.extend_from_slice(b"{\"event\":");
+        text(out, event_name(self.event));
         if let Some(value) = self.value {
             field(out, b",\"value\":", value);
         }

@@ -15,6 +15,8 @@ const FALLBACK = '页面无法建立。/ The page could not be built: ';
 const PRELOADS = [
   ['preload', 'pkg/todo_trace_bg.wasm'],
   ['modulepreload', 'pkg/todo_trace.js'],
+  // The glue's own module (src/wasm.rs, traceFrom); wasm-bindgen names its folder from the crate's name and version.
+  ['modulepreload', 'pkg/snippets/todo-trace-e4c834094d7bb06a/inline0.js'],
   ['modulepreload', 'page.js'],
   ['modulepreload', 'embed.js'],
   ['modulepreload', 'figure.js'],
