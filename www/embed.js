@@ -13,7 +13,7 @@
 import { createFigure } from './figure.js';
 import { LANGS } from './link.js';
 import { afterNextFrame, nextTask } from './render.js';
-import { breakpointKey } from './replay.js';
+import { breakpointKey, wholeValues } from './replay.js';
 import { defaultScenarioOf } from './state.js';
 
 /** @typedef {typeof import('./pkg/todo_trace.js')} Api */
@@ -102,10 +102,18 @@ const loadingWords = new Map();
 function loadApi() {
   loadingApi ??= import('./pkg/todo_trace.js').then(async (api) => {
     await api.default(); // the wasm is fetched beside the glue module, wherever this folder lives
-    return api;
+    return tracingWhole(api);
   });
   return loadingApi;
 }
+
+/** The module with its traces' values made whole as they arrive (`wholeValues`): every trace a figure shows comes through here. @param {Api} api @returns {Api} */
+const tracingWhole = (api) => ({
+  ...api,
+  trace: (figureId, scenarioId, lang) => wholeValues(api.trace(figureId, scenarioId, lang)),
+  traceInput: (figureId, text, lang) => wholeValues(api.traceInput(figureId, text, lang)),
+  traceValue: (figureId, value, lang) => wholeValues(api.traceValue(figureId, value, lang)),
+});
 
 function loadWords(/** @type {Lang} */ lang) {
   let words = loadingWords.get(lang);
@@ -118,7 +126,7 @@ function loadWords(/** @type {Lang} */ lang) {
 
 /** For a page that has already loaded the module and its words (page.js): figures then use them. @param {Api} api @param {Lang} lang @param {Words} t */
 export function provide(api, lang, t) {
-  loadingApi ??= Promise.resolve(api);
+  loadingApi ??= Promise.resolve(tracingWhole(api));
   if (!loadingWords.has(lang)) loadingWords.set(lang, Promise.resolve(t));
 }
 

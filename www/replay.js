@@ -29,6 +29,25 @@ function depth(steps, i) {
 const aboutToRun = (/** @type {Step} */ step) => step.event === 'call' || step.event === 'line';
 
 
+/**
+ * The trace with every value whole: a value listed in `parts` (a version of the loop's conversation, a request)
+ * holds, for each of its elements or fields, the index of another value, which always comes before it. Read once,
+ * when the trace arrives from the module; the parts are then one object shared by every value that holds them, so
+ * nothing may change a value.
+ * @param {Trace} trace @returns {Trace}
+ */
+export function wholeValues(trace) {
+  if (!trace.parts) return trace;
+  const values = trace.values.slice();
+  const at = (/** @type {unknown} */ index) => values[/** @type {number} */ (index)];
+  for (const i of trace.parts) {
+    const value = /** @type {object} */ (values[i]);
+    values[i] = Array.isArray(value) ? value.map(at) : Object.fromEntries(Object.entries(value).map(([key, index]) => [key, at(index)]));
+  }
+  const { parts: _, ...whole } = trace;
+  return { ...whole, values };
+}
+
 /** The key of a breakpoint, also its form in the URL: `validate_todos.152`. */
 export const breakpointKey = (/** @type {string} */ symbol, /** @type {number} */ line) => `${symbol}.${line}`;
 
