@@ -1687,6 +1687,52 @@ mod tests {
         }
     }
 
+    /// A long list of records, and an object holding one, are stored as their parts' indices, each part
+    /// once, and read back as the very text serde_json wrote; what [`super::split`] leaves whole stays so.
+    #[test]
+    fn long_lists_of_records_are_stored_by_their_parts() {
+        use super::{plain, Tables};
+        use serde_json::json;
+        let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();
+        let whole = |tables: &Tables, index: u32| {
+            let mut out = Vec::new();
+            plain(&tables.done.values, &tables.done.parts, index, &mut out);
+            out
+        };
+        // Strings with the scanner's pitfalls: quotes, backslashes, brackets and commas, text outside ASCII.
+        let message = |n: usize| json!({"role": "user", "content": format!("{n}: \"a\\\" ], {{ [读取] {}", "x".repeat(60))});
+        let history: Vec<_> = (0..8).map(message).collect();
+        let request = json!({"tools": [], "messages": history, "n": 1.5});
+        let mut tables = Tables::default();
+        let first = tables.store(&text(&message(0)), None);
+        let list = tables.store(&text(&json!(history)), None);
+        let object = tables.store(&text(&request), None);
+        let values = &tables.done.values;
+        assert_eq!(tables.done.parts, [list, object]);
+        assert_eq!(values[list as usize].get(), format!("[{first},1,2,3,4,5,6,7]"));
+        assert_eq!(
+            values[object as usize].get(),
+            format!(r#"{{"tools":9,"messages":{list},"n":10}}"#)
+        );
+        assert_eq!(whole(&tables, list), text(&json!(history)));
+        assert_eq!(whole(&tables, object), text(&request));
+        // The same text again is the same value, with or without a hint.
+        assert_eq!(tables.store(&text(&request), None), object);
+        assert_eq!(tables.store(&text(&json!(history)), Some(list)), list);
+        assert_eq!(tables.list_value(&[first, 1, 2, 3, 4, 5, 6, 7], None), list);
+        // Short lists, long lists of numbers and objects without such a list are stored whole.
+        let count = tables.done.parts.len();
+        for value in [json!(history[..2]), json!(vec![12345; 200]), json!({"a": "x".repeat(600)})] {
+            let index = tables.store(&text(&value), None);
+            assert_eq!(tables.done.values[index as usize].bytes(), text(&value));
+        }
+        assert_eq!(tables.done.parts.len(), count);
+        // A list of two numbers written whole is not the list written by the parts 2 and 3.
+        let by_parts = tables.intern(b"[2,3]", true, None);
+        let two = tables.store(b"[2,3]", Some(by_parts));
+        assert!(two != by_parts && !tables.done.parts.contains(&two));
+    }
+
     #[test]
     fn same_bytes_compares_every_byte() {
         let text: Vec<u8> = (0..40).collect();
