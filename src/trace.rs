@@ -384,7 +384,7 @@ pub struct Recording {
     #[tsify(type = "unknown[]")]
     pub values: Vec<Json>,
     /// The values written by their parts, in increasing order: each element of such a list, or each
-    /// field's value of such an object, is written as the index of another value (see [`split`]).
+    /// field's value of such an object, is written as the index of another value (see `split`).
     /// Absent when none is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional)]
