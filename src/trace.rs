@@ -857,6 +857,15 @@ impl Tables {
             each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));
         }
         let index = self.intern(&text, by_parts, previous);
+        if by_parts && index as usize == self.done.values.len() - 1 {
+            // New: found by its whole text's hash, like a value `store` split, when written whole later
+            // (the history handed to `prepare_messages`).
+            text.clear();
+            plain(&self.done.values, &self.done.parts, index, &mut text);
+            let hash = text_hash(&text);
+            let at = self.whole.partition_point(|&(known, _)| known < hash);
+            self.whole.insert(at, (hash, index));
+        }
         self.scratch = text;
         index
     }
@@ -1044,7 +1053,7 @@ fn children(text: &[u8]) -> Option<Vec<Part>> {
         Some(b'{') => true,
         _ => return None,
     };
-    let mut parts = Vec::new();
+    let mut parts = Vec::with_capacity(8);
     let mut i = 1;
     while i < text.len() - 1 {
         let key_start = i;
