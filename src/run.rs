@@ -72,6 +72,10 @@ impl Trace {
         put(&mut out, "data", &self.data);
         out.extend_from_slice(b",\"values\":");
         each(&mut out, &r.values, |out, value| out.extend_from_slice(value.bytes()));
+        if !r.parts.is_empty() {
+            out.extend_from_slice(b",\"parts\":");
+            numbers(&mut out, &r.parts);
+        }
         out.extend_from_slice(b",\"bindings\":");
         each(&mut out, &r.bindings, |out, binding| {
             out.extend_from_slice(b"{\"name\":");

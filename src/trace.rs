@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde_json::{Number, Value};
 use std::any::Any;
 use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::Mutex;
 use tsify::Tsify;
 
@@ -382,6 +383,13 @@ pub struct Recording {
     /// Every distinct value, once, as JSON.
     #[tsify(type = "unknown[]")]
     pub values: Vec<Json>,
+    /// The values written by their parts, in increasing order: each element of such a list, or each
+    /// field's value of such an object, is written as the index of another value (see `split`).
+    /// Absent when none is.
+    /// The module's `traceFrom` makes these values whole, so a trace in JS never has this field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional, type = "never")]
+    pub parts: Vec<u32>,
     pub bindings: Vec<Binding>,
     /// Each a list of bindings (indices into `bindings`) in declaration order.
     pub scopes: Vec<Vec<u32>>,
@@ -401,12 +409,12 @@ pub struct Recording {
 }
 
 /// A local at a step, resolved from the tables (for Rust callers; JS does the same in a line).
-#[derive(Debug, Clone, Copy)]
-pub struct LocalAt<'a> {
+#[derive(Debug, Clone)]
+pub struct LocalAt {
     pub name: &'static str,
     pub ty: &'static str,
     /// `None` once moved away.
-    pub value: Option<&'a Json>,
+    pub value: Option<Json>,
     pub change: char,
 }
 
@@ -425,12 +433,15 @@ impl Recording {
         frames
     }
 
-    pub fn value(&self, index: u32) -> &Json {
-        &self.values[index as usize]
+    /// A value's whole JSON text, with the parts of a value written by its parts put back in.
+    pub fn value(&self, index: u32) -> Json {
+        let mut text = Vec::new();
+        plain(&self.values, &self.parts, index, &mut text);
+        Json(text.into())
     }
 
     /// The current call's locals at `step`.
-    pub fn locals<'a>(&'a self, step: &Step) -> Vec<LocalAt<'a>> {
+    pub fn locals(&self, step: &Step) -> Vec<LocalAt> {
         let scope = &self.scopes[step.scope as usize];
         let marks = step.changes.chars();
         scope
@@ -445,7 +456,7 @@ impl Recording {
     }
 
     /// A host field's current entries at `step` (removed ones left out).
-    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<&Json> {
+    pub fn host_entries(&self, step: &Step, field: &str) -> Vec<Json> {
         let view = &self.hosts[step.host as usize];
         let Some(field) = view.iter().find(|f| f.field == field) else { return Vec::new() };
         let marks = field.changes.chars();
@@ -862,6 +873,8 @@ struct Tables {
     done: Recording,
     /// (hash of a value's text, its index), sorted: found by binary search.
     values: Vec<(u64, u32)>,
+    /// The same for the values written by their parts, by the hash of their whole text.
+    whole: Vec<(u64, u32)>,
     /// Where a value is written to be compared or stored.
     scratch: Vec<u8>,
     /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
@@ -879,41 +892,132 @@ impl Tables {
 
     /// The index of `value`, stored if it is new; `previous` is the value it most likely is.
     fn value(&mut self, value: &dyn Snapshot, previous: Option<u32>) -> u32 {
-        self.scratch.clear();
-        value.write_json(&mut self.scratch);
-        self.intern(previous)
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        value.write_json(&mut text);
+        let index = self.store(&text, previous);
+        self.scratch = text;
+        index
     }
 
-    /// The index of a list whose entries are stored already (a host field's): its JSON text is theirs joined,
-    /// as serde_json writes a sequence, so it is copied rather than serialized again.
+    /// The index of a list whose entries are stored already (a host field's), without writing it again:
+    /// by its entries' indices if [`split`] would split its text, else their texts joined, as serde_json
+    /// writes a sequence.
     fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
-        self.scratch.clear();
-        let values = &self.done.values;
-        each(&mut self.scratch, entries, |out, &entry| {
-            out.extend_from_slice(values[entry as usize].bytes());
-        });
-        self.intern(previous)
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        let first_object =
+            entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
+        // An entry written by its parts is itself at least `PARTS_FROM` bytes long.
+        let long = || {
+            entries.iter().any(|&entry| parts.binary_search(&entry).is_ok())
+                || entries
+                    .iter()
+                    .map(|&entry| values[entry as usize].bytes().len() + 1)
+                    .sum::<usize>()
+                    >= PARTS_FROM
+        };
+        let by_parts = first_object && long();
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        if by_parts {
+            each(&mut text, entries, |out, &entry| number(out, entry.into()));
+        } else {
+            each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));
+        }
+        let index = self.intern(&text, by_parts, previous);
+        if by_parts && index as usize == self.done.values.len() - 1 {
+            // New: found by its whole text's hash, like a value `store` split, when written whole later
+            // (the history handed to `prepare_messages`).
+            text.clear();
+            plain(&self.done.values, &self.done.parts, index, &mut text);
+            let hash = text_hash(&text);
+            let at = self.whole.partition_point(|&(known, _)| known < hash);
+            self.whole.insert(at, (hash, index));
+        }
+        self.scratch = text;
+        index
     }
 
-    /// The index of the text in `scratch`, stored if it is new.
-    fn intern(&mut self, previous: Option<u32>) -> u32 {
-        // A value written again is most often what it was: one comparison, and no hash.
-        if let Some(previous) = previous {
-            if same_bytes(self.done.values[previous as usize].bytes(), &self.scratch) {
+    /// The index of a value's JSON `text`, stored if it is new: by its parts if [`split`] splits it.
+    fn store(&mut self, text: &[u8], previous: Option<u32>) -> u32 {
+        if text.len() < PARTS_FROM {
+            return self.intern(text, false, previous);
+        }
+        // A long value written again is most often what it was, or one stored before: compared part by
+        // part, before any split.
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        if let Some(previous) = previous.filter(|&previous| parts.binary_search(&previous).is_ok())
+        {
+            if matches(values, parts, previous, text, 0) == Some(text.len()) {
                 return previous;
             }
         }
-        let hash = text_hash(&self.scratch);
+        let hash = text_hash(text);
+        let at = self.whole.partition_point(|&(known, _)| known < hash);
+        let found = self.whole[at..].iter().take_while(|&&(known, _)| known == hash);
+        for &(_, index) in found {
+            if matches(values, parts, index, text, 0) == Some(text.len()) {
+                return index;
+            }
+        }
+        let Some(split) = split(text) else { return self.intern(text, false, previous) };
+        let index = self.store_parts(text, &split, previous);
+        self.whole.insert(at, (hash, index));
+        index
+    }
+
+    /// A list or an object stored as its parts' indices (`[3,4]`, `{"tools":5,"messages":6}`), each part
+    /// stored first, so that it comes before the value that refers to it.
+    fn store_parts(&mut self, text: &[u8], parts: &[Part], previous: Option<u32>) -> u32 {
+        // Each part is most likely the previous value's part at its place.
+        let (values, stored) = (&self.done.values, &self.done.parts);
+        let like = match previous.filter(|&previous| stored.binary_search(&previous).is_ok()) {
+            Some(previous) => part_indices(values[previous as usize].bytes()),
+            None => Vec::new(),
+        };
+        let mut indices = Vec::with_capacity(8 * parts.len() + 2);
+        indices.push(text[0]);
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                indices.push(b',');
+            }
+            // `"name":` for an object's field; nothing for a list's element.
+            indices.extend_from_slice(&text[part.key.clone()]);
+            let index = self.store(&text[part.value.clone()], like.get(k).copied());
+            number(&mut indices, index.into());
+        }
+        indices.push(text[text.len() - 1]);
+        self.intern(&indices, true, previous)
+    }
+
+    /// The index of `text`, stored if it is new; `by_parts` tells a value written by its parts
+    /// (`[3,4]`, two indices) from the same text written whole (a list of two numbers).
+    fn intern(&mut self, text: &[u8], by_parts: bool, previous: Option<u32>) -> u32 {
         let values = &mut self.done.values;
+        let parts = &mut self.done.parts;
+        let same = |index: u32| {
+            same_bytes(values[index as usize].bytes(), text)
+                && parts.binary_search(&index).is_ok() == by_parts
+        };
+        // A value written again is most often what it was: one comparison, and no hash.
+        if let Some(previous) = previous {
+            if same(previous) {
+                return previous;
+            }
+        }
+        let hash = mix(text_hash(text), u64::from(by_parts));
         let at = self.values.partition_point(|&(known, _)| known < hash);
-        let same = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
-        for &(_, index) in same {
-            if same_bytes(values[index as usize].bytes(), &self.scratch) {
+        let found = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
+        for &(_, index) in found {
+            if same(index) {
                 return index;
             }
         }
         let index = values.len() as u32;
-        values.push(Json(self.scratch.as_slice().into()));
+        values.push(Json(text.into()));
+        if by_parts {
+            parts.push(index);
+        }
         self.values.insert(at, (hash, index));
         index
     }
@@ -972,6 +1076,170 @@ impl Tables {
         });
         entries
     }
+}
+
+/// A value at least this long (its JSON text, in bytes) may be written by its parts (see [`split`]):
+/// a conversation of two messages or more is, a single message and a plan of a few items are not.
+const PARTS_FROM: usize = 512;
+
+/// One part of a list or an object as JSON text: `key` the field's name with its quotes and colon
+/// (empty for a list's element), `value` the span of its value.
+struct Part {
+    key: Range<usize>,
+    value: Range<usize>,
+}
+
+/// The parts a value is written by, or `None` when it is written whole: a list whose first element is
+/// an object, and an object with a field that is split, once at least [`PARTS_FROM`] bytes long. The
+/// versions of the loop's conversation (the history, each prepared copy, each request) then share their
+/// messages, each stored once as a value of its own, where each version would repeat them all. Decided
+/// on the text alone, so that the same value is written the same way wherever it is (a local, a host
+/// entry, a part of another), and a list's first element is enough to tell a list of records from a
+/// list of numbers or names.
+fn split(text: &[u8]) -> Option<Vec<Part>> {
+    if text.len() < PARTS_FROM {
+        return None;
+    }
+    match text[..2] {
+        [b'[', b'{'] => children(text),
+        [b'{', _] => children(text)
+            .filter(|fields| fields.iter().any(|field| split_kind(&text[field.value.clone()]))),
+        _ => None,
+    }
+}
+
+/// Whether [`split`] splits `text`; a list is told without reading it through.
+fn split_kind(text: &[u8]) -> bool {
+    text.len() >= PARTS_FROM && (text.starts_with(b"[{") || split(text).is_some())
+}
+
+/// The elements of a list, or the fields of an object, in compact JSON as serde_json writes it (no
+/// white space); `None` for any other value.
+fn children(text: &[u8]) -> Option<Vec<Part>> {
+    let object = match text.first() {
+        Some(b'[') => false,
+        Some(b'{') => true,
+        _ => return None,
+    };
+    let mut parts = Vec::with_capacity(8);
+    let mut i = 1;
+    while i < text.len() - 1 {
+        let key_start = i;
+        if object {
+            // `"name":`
+            i = string_end(text, i + 1) + 1;
+        }
+        let end = value_end(text, i);
+        parts.push(Part { key: key_start..i, value: i..end });
+        // Past the comma (or the closing bracket).
+        i = end + 1;
+    }
+    Some(parts)
+}
+
+/// Where the JSON value that starts at `i` ends: the comma or closing bracket after it (or the end).
+fn value_end(text: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < text.len() {
+        match text[i] {
+            b'"' => i = string_end(text, i + 1),
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' | b',' if depth == 0 => return i,
+            b'}' | b']' => {
+                depth -= 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// Where a JSON string whose text starts at `i` (after its opening quote) ends: after its closing
+/// quote. Runs of eight bytes with neither a quote nor a backslash are passed over whole.
+fn string_end(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let has = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+    };
+    loop {
+        while let Some(bytes) = text.get(i..i + 8) {
+            let word = u64::from_le_bytes(bytes.try_into().unwrap_or([b'"'; 8]));
+            if has(word, b'"') || has(word, b'\\') {
+                break;
+            }
+            i += 8;
+        }
+        match text.get(i) {
+            None => return i,
+            Some(b'"') => return i + 1,
+            Some(b'\\') => i += 2,
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// The indices a value written by its parts holds, in order.
+fn part_indices(stored: &[u8]) -> Vec<u32> {
+    let parts = children(stored).unwrap_or_default();
+    parts.iter().map(|part| index_at(&stored[part.value.clone()])).collect()
+}
+
+/// A value index written in decimal.
+fn index_at(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, &digit| n * 10 + u32::from(digit - b'0'))
+}
+
+/// Where the whole text of value `index` ends if `text` has it at `at`, else `None`: a value written by
+/// its parts is compared part by part, as it is stored, without being written out whole.
+fn matches(values: &[Json], parts: &[u32], index: u32, text: &[u8], at: usize) -> Option<usize> {
+    let stored = values[index as usize].bytes();
+    if parts.binary_search(&index).is_err() {
+        let end = at + stored.len();
+        return (end <= text.len() && same_bytes(&text[at..end], stored)).then_some(end);
+    }
+    let mut i = at;
+    let expect = |text: &[u8], bytes: &[u8], i: &mut usize| {
+        let end = *i + bytes.len();
+        let same = end <= text.len() && same_bytes(&text[*i..end], bytes);
+        *i = end;
+        same
+    };
+    if !expect(text, &stored[..1], &mut i) {
+        return None;
+    }
+    for (k, part) in children(stored)?.iter().enumerate() {
+        if (k > 0 && !expect(text, b",", &mut i))
+            || !expect(text, &stored[part.key.clone()], &mut i)
+        {
+            return None;
+        }
+        i = matches(values, parts, index_at(&stored[part.value.clone()]), text, i)?;
+    }
+    expect(text, &stored[stored.len() - 1..], &mut i).then_some(i)
+}
+
+/// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
+/// part's text in place of its index.
+fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
+    let text = values[index as usize].bytes();
+    if parts.binary_search(&index).is_err() {
+        out.extend_from_slice(text);
+        return;
+    }
+    out.push(text[0]);
+    for (k, part) in children(text).unwrap_or_default().iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&text[part.key.clone()]);
+        plain(values, parts, index_at(&text[part.value.clone()]), out);
+    }
+    out.push(text[text.len() - 1]);
 }
 
 /// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
@@ -1467,8 +1735,10 @@ mod tests {
         assert_eq!(moved, ["words"]);
         assert!(locals
             .iter()
-            .any(|l| l.name == "text" && l.value.map(|v| v.get()) == Some("\"ab\"")));
-        assert!(locals.iter().any(|l| l.name == "count" && l.value.map(|v| v.get()) == Some("1")));
+            .any(|l| l.name == "text" && l.value.as_ref().map(|v| v.get()) == Some("\"ab\"")));
+        assert!(locals
+            .iter()
+            .any(|l| l.name == "count" && l.value.as_ref().map(|v| v.get()) == Some("1")));
     }
 
     /// `SameJson` holds two values the same exactly when serde_json writes them the same, where
@@ -1492,6 +1762,52 @@ mod tests {
             assert_eq!(a.same_json(&b), same_text, "{a} against {b}");
             assert!(!same_text || a.shape() == b.shape(), "{a} against {b}");
         }
+    }
+
+    /// A long list of records, and an object holding one, are stored as their parts' indices, each part
+    /// once, and read back as the very text serde_json wrote; what [`super::split`] leaves whole stays so.
+    #[test]
+    fn long_lists_of_records_are_stored_by_their_parts() {
+        use super::{plain, Tables};
+        use serde_json::json;
+        let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();
+        let whole = |tables: &Tables, index: u32| {
+            let mut out = Vec::new();
+            plain(&tables.done.values, &tables.done.parts, index, &mut out);
+            out
+        };
+        // Strings with the scanner's pitfalls: quotes, backslashes, brackets and commas, text outside ASCII.
+        let message = |n: usize| json!({"role": "user", "content": format!("{n}: \"a\\\" ], {{ [读取] {}", "x".repeat(60))});
+        let history: Vec<_> = (0..8).map(message).collect();
+        let request = json!({"tools": [], "messages": history, "n": 1.5});
+        let mut tables = Tables::default();
+        let first = tables.store(&text(&message(0)), None);
+        let list = tables.store(&text(&json!(history)), None);
+        let object = tables.store(&text(&request), None);
+        let values = &tables.done.values;
+        assert_eq!(tables.done.parts, [list, object]);
+        assert_eq!(values[list as usize].get(), format!("[{first},1,2,3,4,5,6,7]"));
+        assert_eq!(
+            values[object as usize].get(),
+            format!(r#"{{"tools":9,"messages":{list},"n":10}}"#)
+        );
+        assert_eq!(whole(&tables, list), text(&json!(history)));
+        assert_eq!(whole(&tables, object), text(&request));
+        // The same text again is the same value, with or without a hint.
+        assert_eq!(tables.store(&text(&request), None), object);
+        assert_eq!(tables.store(&text(&json!(history)), Some(list)), list);
+        assert_eq!(tables.list_value(&[first, 1, 2, 3, 4, 5, 6, 7], None), list);
+        // Short lists, long lists of numbers and objects without such a list are stored whole.
+        let count = tables.done.parts.len();
+        for value in [json!(history[..2]), json!(vec![12345; 200]), json!({"a": "x".repeat(600)})] {
+            let index = tables.store(&text(&value), None);
+            assert_eq!(tables.done.values[index as usize].bytes(), text(&value));
+        }
+        assert_eq!(tables.done.parts.len(), count);
+        // A list of two numbers written whole is not the list written by the parts 2 and 3.
+        let by_parts = tables.intern(b"[2,3]", true, None);
+        let two = tables.store(b"[2,3]", Some(by_parts));
+        assert!(two != by_parts && !tables.done.parts.contains(&two));
     }
 
     #[test]

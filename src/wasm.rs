@@ -33,9 +33,18 @@ fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Erro
 #[wasm_bindgen(inline_js = r#"
 // A trace's text with its steps as rows (trace.rs, write_step_rows), decoded and parsed, each row made
 // into the step object the trace format describes: the same keys in the same order, absent ones left out.
+// A value listed in `parts` holds, in place of each element or field, the index of an earlier value: each
+// is made whole here, in index order, so later values share the object (nothing on the page changes one).
 const decoder = new TextDecoder();
 export function traceFrom(bytes) {
   const trace = JSON.parse(decoder.decode(bytes));
+  const values = trace.values;
+  for (const i of trace.parts ?? []) {
+    const value = values[i];
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) value[k] = values[value[k]];
+    else for (const key in value) value[key] = values[value[key]];
+  }
+  delete trace.parts;
   const steps = trace.steps;
   for (let i = 0; i < steps.length; i++) {
     const row = steps[i];

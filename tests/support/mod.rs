@@ -16,7 +16,7 @@ fn parse(raw: &Json) -> Value {
 pub fn local(trace: &Trace, step: &Step, name: &str) -> Value {
     let locals = trace.recording.locals(step);
     let local = locals.iter().find(|l| l.name == name);
-    local.and_then(|l| l.value).map_or(Value::Null, parse)
+    local.and_then(|l| l.value.as_ref()).map_or(Value::Null, parse)
 }
 
 /// The host's data at a step, as `{field: [entries]}` (removed entries left out).
@@ -24,7 +24,7 @@ pub fn host(trace: &Trace, step: &Step) -> Value {
     let view = &trace.recording.hosts[step.host as usize];
     let fields = view.iter().map(|field| {
         let entries = trace.recording.host_entries(step, field.field);
-        (field.field.to_string(), Value::Array(entries.into_iter().map(parse).collect()))
+        (field.field.to_string(), Value::Array(entries.iter().map(parse).collect()))
     });
     Value::Object(fields.collect::<Map<_, _>>())
 }
