@@ -596,51 +596,49 @@ pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
     each(out, steps, |out, step| step.write_text(out));
 }
 
-/// `steps` as rows: one JSON array per step, each field in a fixed place, `null` where a step has
-/// none (`outputLines` 0): `[event, value, error, symbol, line, caller, scope, values, changes, was,
-/// host, ran, outputLines, decisions]`. This is what crosses to JS, where `traceFrom` (wasm.rs) builds
-/// from each row the very object [`write_steps`] writes: `JSON.parse` makes arrays much faster than
-/// objects, and a short trace spent most of its time there.
+/// `steps` as rows: one JSON array per step, each field in a fixed place: first those every step has,
+/// `[event, symbol, line, scope, values, changes, host`, then those it may not have, the more common first,
+/// `ran, caller, value, error, was, outputLines, decisions]`, `null` (`outputLines` 0) where a step has
+/// none and nothing after the last one it has. This is what crosses to JS, where `traceFrom` (wasm.rs)
+/// builds from each row the very object [`write_steps`] writes: `JSON.parse` makes arrays much faster
+/// than objects, and a short trace spent most of its time there.
 pub fn write_step_rows(steps: &[Step], out: &mut Vec<u8>) {
     each(out, steps, |out, step| {
         out.push(b'[');
         text(out, event_name(step.event));
         out.push(b',');
-        maybe(out, step.value);
-        match &step.error {
-            Some(error) => {
-                out.push(b',');
-                Snapshot::write_json(error, out);
-            }
-            None => out.extend_from_slice(b",null"),
-        }
-        out.push(b',');
         text(out, step.symbol);
         field(out, b",", step.line);
-        out.push(b',');
-        maybe(out, step.caller);
         field(out, b",", step.scope);
         out.push(b',');
         list(out, &step.values);
         out.push(b',');
         text(out, &step.changes);
-        if step.was.is_empty() {
-            out.extend_from_slice(b",null");
-        } else {
-            out.push(b',');
-            list(out, &step.was);
-        }
         field(out, b",", step.host);
-        out.push(b',');
-        maybe(out, step.ran);
-        field(out, b",", step.output_lines as u64);
-        if step.decisions.is_empty() {
-            out.extend_from_slice(b",null]");
-        } else {
+        let has = [
+            step.ran.is_some(),
+            step.caller.is_some(),
+            step.value.is_some(),
+            step.error.is_some(),
+            !step.was.is_empty(),
+            step.output_lines > 0,
+            !step.decisions.is_empty(),
+        ];
+        let shown = has.iter().rposition(|&has| has).map_or(0, |last| last + 1);
+        for (k, &has) in has.iter().enumerate().take(shown) {
             out.push(b',');
-            Snapshot::write_json(&step.decisions, out);
-            out.push(b']');
+            match (k, has) {
+                (_, false) if k != 5 => out.extend_from_slice(b"null"),
+                (0, _) => maybe(out, step.ran),
+                (1, _) => maybe(out, step.caller),
+                (2, _) => maybe(out, step.value),
+                (3, _) => step.error.iter().for_each(|error| Snapshot::write_json(error, out)),
+                (4, _) => list(out, &step.was),
+                (5, _) => number(out, step.output_lines as u64),
+                _ => Snapshot::write_json(&step.decisions, out),
+            }
         }
+        out.push(b']');
     });
 }
 

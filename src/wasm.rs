@@ -49,19 +49,19 @@ export function traceFrom(bytes) {
   for (let i = 0; i < steps.length; i++) {
     const row = steps[i];
     const step = { event: row[0] };
-    if (row[1] !== null) step.value = row[1];
-    if (row[2] !== null) step.error = row[2];
-    step.symbol = row[3];
-    step.line = row[4];
-    if (row[5] !== null) step.caller = row[5];
-    step.scope = row[6];
-    step.values = row[7];
-    step.changes = row[8];
-    if (row[9] !== null) step.was = row[9];
-    step.host = row[10];
-    if (row[11] !== null) step.ran = row[11];
-    if (row[12] !== 0) step.outputLines = row[12];
-    if (row[13] !== null) step.decisions = row[13];
+    if (row[9] != null) step.value = row[9];
+    if (row[10] != null) step.error = row[10];
+    step.symbol = row[1];
+    step.line = row[2];
+    if (row[8] != null) step.caller = row[8];
+    step.scope = row[3];
+    step.values = row[4];
+    step.changes = row[5];
+    if (row[11] != null) step.was = row[11];
+    step.host = row[6];
+    if (row[7] != null) step.ran = row[7];
+    if (row[12]) step.outputLines = row[12];
+    if (row[13] != null) step.decisions = row[13];
     steps[i] = step;
   }
   return trace;
