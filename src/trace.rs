@@ -793,14 +793,15 @@ impl<T: Serialize + ?Sized> Snapshot for T {
 /// A host-owned list (the plan, the history) as a probe hands it over: entry by entry, so that
 /// an entry that did not change is the same value as before.
 pub trait HostList {
-    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot));
+    /// Visits the entries from the `from`th on.
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot));
     /// The list's type as a reader wrote it, as [`Snapshot::type_label`] gives it.
     fn type_label(&self) -> &'static str;
 }
 
 impl<T: Serialize> HostList for Vec<T> {
-    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
-        self.iter().for_each(|entry| visit(entry));
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().skip(from).for_each(|entry| visit(entry));
     }
 
     fn type_label(&self) -> &'static str {
@@ -809,8 +810,8 @@ impl<T: Serialize> HostList for Vec<T> {
 }
 
 impl<T: Serialize> HostList for [T] {
-    fn each(&self, visit: &mut dyn FnMut(&dyn Snapshot)) {
-        self.iter().for_each(|entry| visit(entry));
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().skip(from).for_each(|entry| visit(entry));
     }
 
     fn type_label(&self) -> &'static str {
@@ -835,7 +836,14 @@ pub struct Probe {
     /// Bindings that may have changed since the call's previous step other than by that step's
     /// statement (a loop header run again, a jump out of a nested block).
     pub fresh: &'static [&'static str],
+    /// The binding the statement just before this one only appended to (`history.push(message);`,
+    /// asserted a `Vec`): the entries it had then are unchanged.
+    pub appended: &'static [&'static str],
 }
+
+/// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
+/// where a statement only appends to a binding.
+pub fn a_vec<T>(_: &Vec<T>) {}
 
 /// Compiles only for a type that is not `Copy`: `#[traced]` calls it where it lists a binding as
 /// moved, so a `Copy` value can never be shown as moved (two impls apply to a `Copy` type, and the
@@ -1065,10 +1073,11 @@ impl Tables {
         }) as u32
     }
 
-    /// The entries of a host list, as value indices; `like` is what each most likely is, by place.
-    fn entries(&mut self, list: &dyn HostList, like: &[u32]) -> Vec<u32> {
-        let mut entries = Vec::new();
-        list.each(&mut |entry| {
+    /// The entries of a host list, as value indices; `like` is what each most likely is, by place, and
+    /// the first `kept` of it are known to be unchanged.
+    fn entries(&mut self, list: &dyn HostList, like: &[u32], kept: usize) -> Vec<u32> {
+        let mut entries = like[..kept].to_vec();
+        list.each(kept, &mut |entry| {
             let previous = like.get(entries.len()).copied();
             entries.push(self.value(entry, previous));
         });
@@ -1350,7 +1359,8 @@ pub fn record_with<T>(
     run: impl FnOnce() -> T,
 ) -> (Recording, T) {
     let mut tables = Tables::sized();
-    let host: Host = fields.iter().map(|&(key, list)| (key, tables.entries(list, &[]))).collect();
+    let host: Host =
+        fields.iter().map(|&(key, list)| (key, tables.entries(list, &[], 0))).collect();
     let recorder = Recorder {
         target,
         lang,
@@ -1403,7 +1413,7 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
         // Every prepared message but the first is most often the stored one at its place.
-        let messages = r.tables.entries(messages, &history);
+        let messages = r.tables.entries(messages, &history, 0);
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
@@ -1477,7 +1487,10 @@ pub fn step(
         for &(key, root, list) in host {
             if may_differ(root) || is_new(root) {
                 let known = r.host.iter().position(|(known, _)| *known == key);
-                let entries = tables.entries(list, known.map_or(&[], |at| &r.host[at].1));
+                let before = known.map_or(&[][..], |at| &r.host[at].1);
+                // Right after `root.push(..);`, only the entries past the ones it had are new.
+                let kept = if !every && is_in(probe.appended, root) { before.len() } else { 0 };
+                let entries = tables.entries(list, before, kept);
                 match known {
                     Some(at) => r.host[at].1 = entries,
                     None => r.host.push((key, entries)),
@@ -1719,6 +1732,51 @@ mod tests {
         // 10 of 1,300 bytes are outside ASCII, under one in a hundred; 9 of 30 are not; ASCII stays.
         assert_eq!(super::ascii_json(r#"{"a":"读取源码","b":"plain"}"#.as_bytes()), None);
         assert_eq!(super::ascii_json(b"[1,\"a\"]"), None);
+    }
+
+    /// An entry that counts how often it is written (each test thread its own count).
+    struct Counted(u32);
+
+    thread_local! {
+        static WRITTEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    impl serde::Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            WRITTEN.with(|written| written.set(written.get() + 1));
+            serializer.serialize_u32(self.0)
+        }
+    }
+
+    #[traced(host(entries = list))]
+    fn grow(first: u32) -> usize {
+        let mut list = vec![Counted(first), Counted(2)];
+        list.push(Counted(3));
+        list.len()
+    }
+
+    /// After `list.push(..)` only the new entry of the host's list is written; `every_value` writes
+    /// them all again, and both record the same entries.
+    #[test]
+    fn after_a_push_only_the_new_entry_is_written() {
+        let run = |settings| {
+            WRITTEN.with(|written| written.set(0));
+            let (recording, _) = super::record_with("grow", Lang::En, &[], settings, || grow(1));
+            let last = recording.steps.last().unwrap();
+            let entries: Vec<String> = recording
+                .host_entries(last, "entries")
+                .iter()
+                .map(|entry| entry.get().to_string())
+                .collect();
+            (WRITTEN.with(|written| written.get()), entries)
+        };
+        let (quick, entries) = run(super::Settings::default());
+        let (every, every_entries) =
+            run(super::Settings { every_value: true, ..Default::default() });
+        assert_eq!(entries, ["1", "2", "3"]);
+        assert_eq!(entries, every_entries);
+        // Both write the two entries once the list is bound; after the push, one entry against three.
+        assert_eq!(every - quick, 2, "{quick} written, against {every} with every value");
     }
 
     #[test]

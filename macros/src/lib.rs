@@ -305,6 +305,32 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
     }
 }
 
+/// The binding a statement only appends to: `name.push(value);`, where `value` neither mentions
+/// `name` nor holds a block (so no probe runs between this statement's and the next one's). The next
+/// statement's probe asserts it is a `Vec`, whose `push` leaves the entries it had as they were, so
+/// the recorder writes only the new entry of a host list read through it.
+fn appended_by(stmt: &Stmt, scope: &Scope) -> Option<Ident> {
+    let Stmt::Expr(Expr::MethodCall(call), Some(_)) = stmt else { return None };
+    let Expr::Path(path) = &*call.receiver else { return None };
+    let name = path.path.get_ident()?;
+    let args = call.args.to_token_stream();
+    let only_appends = call.method == "push"
+        && scope.get(name).is_some()
+        && !has_block(args.clone())
+        && !mentioned(args, scope).contains(&name.to_string());
+    only_appends.then(|| name.clone())
+}
+
+/// Whether `tokens` hold a `{ ... }` group anywhere (a block, a closure's body, a struct literal).
+fn has_block(tokens: Tokens) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Group(group) => {
+            group.delimiter() == proc_macro2::Delimiter::Brace || has_block(group.stream())
+        }
+        _ => false,
+    })
+}
+
 /// The names of `scope` that a statement may change: those that appear anywhere in `tokens`,
 /// except a frozen binding and a name that appears only shared-borrowed as a whole (`&name`
 /// followed by `,`, `;`, a closing bracket or a block): neither can change by the statement.
@@ -380,6 +406,8 @@ impl Probes<'_> {
     fn block(&mut self, block: &mut Block, mut scope: Scope, entry: Vec<String>) {
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
         let mut fresh = entry;
+        // A host list's root the statement just before only pushed onto (see `appended_by`).
+        let mut appended: Option<Ident> = None;
         for mut stmt in std::mem::take(&mut block.stmts) {
             if matches!(stmt, Stmt::Item(_)) {
                 stmts.push(stmt);
@@ -388,7 +416,18 @@ impl Probes<'_> {
             let mentions = mentioned(changing_part(&stmt), &scope);
             let moves = moved_by(&stmt).filter(|name| scope.get(name).is_some_and(|b| !b.copy));
             let moves = moves.cloned();
-            stmts.push(self.probe(stmt.span(), &scope, &mentions, &fresh, moves.as_ref()));
+            let probe = self.probe(
+                stmt.span(),
+                &scope,
+                &mentions,
+                &fresh,
+                moves.as_ref(),
+                appended.as_ref(),
+            );
+            stmts.push(probe);
+            // Only a host list's root is worth it (and only it need be a `Vec`: `text.push('x')` is fine).
+            appended = appended_by(&stmt, &scope)
+                .filter(|name| self.host.iter().any(|field| root(&field.value) == Some(name)));
             self.nested(&mut stmt, &scope);
             if let Stmt::Local(local) = &stmt {
                 bind_local(local, &mut scope);
@@ -464,7 +503,8 @@ impl Probes<'_> {
     }
 
     /// One probe: the statement's line, its visible locals, what it mentions, and the host fields
-    /// it can reach. `moves` is a binding the statement moves out of: asserted not `Copy`.
+    /// it can reach. `moves` is a binding the statement moves out of: asserted not `Copy`; `appended`
+    /// one the statement just before only pushed onto: asserted a `Vec`.
     fn probe(
         &mut self,
         span: Span,
@@ -472,6 +512,7 @@ impl Probes<'_> {
         mentions: &[String],
         fresh: &[String],
         moves: Option<&Ident>,
+        appended: Option<&Ident>,
     ) -> Stmt {
         self.spans.push(span);
         let names = scope.names();
@@ -491,16 +532,20 @@ impl Probes<'_> {
             quote!((#key, #root, &#value as &dyn crate::trace::HostList))
         });
         let not_copy = moves.map(|name| quote!(crate::trace::not_copy(&#name);));
+        let a_vec = appended.map(|name| quote!(crate::trace::a_vec(&#name);));
+        let appended = appended.map(Ident::to_string).into_iter();
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
                 #not_copy
+                #a_vec
                 crate::trace::step(
                     &crate::trace::Probe {
                         line: #line,
                         names: &[#(#names),*],
                         mentions: &[#(#mentions),*],
                         fresh: &[#(#fresh),*],
+                        appended: &[#(#appended),*],
                     },
                     &[#(#values),*],
                     &[#(#host),*],
