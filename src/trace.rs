@@ -627,15 +627,15 @@ pub fn write_step_rows(steps: &[Step], out: &mut Vec<u8>) {
         let shown = has.iter().rposition(|&has| has).map_or(0, |last| last + 1);
         for (k, &has) in has.iter().enumerate().take(shown) {
             out.push(b',');
-            match (k, has) {
-                (_, false) if k != 5 => out.extend_from_slice(b"null"),
+            match (k, &step.error) {
                 (0, _) => maybe(out, step.ran),
                 (1, _) => maybe(out, step.caller),
                 (2, _) => maybe(out, step.value),
-                (3, _) => step.error.iter().for_each(|error| Snapshot::write_json(error, out)),
-                (4, _) => list(out, &step.was),
+                (3, Some(error)) => Snapshot::write_json(error, out),
+                (4, _) if has => list(out, &step.was),
                 (5, _) => number(out, step.output_lines as u64),
-                _ => Snapshot::write_json(&step.decisions, out),
+                (6, _) if has => Snapshot::write_json(&step.decisions, out),
+                _ => out.extend_from_slice(b"null"),
             }
         }
         out.push(b']');
