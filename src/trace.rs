@@ -913,13 +913,15 @@ impl Tables {
         let (values, parts) = (&self.done.values, &self.done.parts);
         let first_object =
             entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
-        // An entry written by its parts is itself at least `PARTS_FROM` bytes long.
+        // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
+        // is the entries', a comma after each but the last, and the two brackets.
         let long = || {
             entries.iter().any(|&entry| parts.binary_search(&entry).is_ok())
                 || entries
                     .iter()
                     .map(|&entry| values[entry as usize].bytes().len() + 1)
                     .sum::<usize>()
+                    + 1
                     >= PARTS_FROM
         };
         let by_parts = first_object && long();
@@ -1864,6 +1866,29 @@ mod tests {
         let by_parts = tables.intern(b"[2,3]", true, None);
         let two = tables.store(b"[2,3]", Some(by_parts));
         assert!(two != by_parts && !tables.done.parts.contains(&two));
+    }
+
+    /// A list made from stored entries (a host field's) is stored as `store` stores the same text,
+    /// whole or by its parts, also at exactly [`super::PARTS_FROM`] bytes.
+    #[test]
+    fn a_list_of_entries_is_stored_as_its_text_is() {
+        use super::{Tables, PARTS_FROM};
+        for pad in 0..24 {
+            // Two records; `pad` moves their joined text across PARTS_FROM a byte at a time.
+            let record =
+                |n: usize| format!(r#"{{"n":{n},"s":"{}"}}"#, "x".repeat(240 + (pad + n) / 2));
+            let joined = format!("[{},{}]", record(1), record(2));
+            let (mut by_entries, mut by_text) = (Tables::default(), Tables::default());
+            let entries = [record(1), record(2)].map(|r| by_entries.store(r.as_bytes(), None));
+            let list = by_entries.list_value(&entries, None);
+            let same = by_text.store(joined.as_bytes(), None);
+            assert_eq!(
+                by_entries.done.parts.contains(&list),
+                by_text.done.parts.contains(&same),
+                "{} bytes (split from {PARTS_FROM})",
+                joined.len()
+            );
+        }
     }
 
     #[test]
