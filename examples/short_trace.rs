@@ -1,5 +1,5 @@
 //! A short trace's fixed costs, natively: one scenario (default `write`/`clear`) traced and written as
-//! the page gets it (`Trace::to_rows_bytes`) many times over, for a profiler (`perf record`), with the
+//! the page gets it (`Trace::to_wire`) many times over, for a profiler (`perf record`), with the
 //! time and the number of allocations per trace.
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -36,7 +36,7 @@ fn main() {
     let figure = args.next().unwrap_or_else(|| "write".into());
     let scenario = args.next().unwrap_or_else(|| "clear".into());
     let runs: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(30_000);
-    let once = || trace(&figure, &scenario, Lang::Zh).unwrap().to_rows_bytes();
+    let once = || trace(&figure, &scenario, Lang::Zh).unwrap().to_wire();
     let before = ALLOCATIONS.load(Relaxed);
     std::hint::black_box(once());
     let allocations = ALLOCATIONS.load(Relaxed) - before;

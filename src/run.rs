@@ -41,23 +41,22 @@ impl Trace {
     /// as its steps.
     pub fn to_json(&self) -> String {
         // Every part is UTF-8: serde_json's text, and ASCII.
-        String::from_utf8(self.to_json_bytes()).unwrap_or_default()
+        String::from_utf8(self.write(None)).unwrap_or_default()
     }
 
-    /// [`Trace::to_json`] as the bytes of its UTF-8, for the wasm layer, which hands them to JS's
-    /// decoder without checking them again.
-    pub fn to_json_bytes(&self) -> Vec<u8> {
-        self.write(trace::write_steps)
+    /// The trace as it crosses to JS: the UTF-8 of [`Trace::to_json`]'s text with its bindings and
+    /// host fields as arrays rather than objects and its steps as numbers, which are returned beside
+    /// it ([`trace::write_wire_steps`]). `traceFrom` in wasm.rs makes them into the same objects,
+    /// sooner than `JSON.parse` makes objects.
+    pub fn to_wire(&self) -> (Vec<u8>, Vec<i32>) {
+        let mut numbers = Vec::new();
+        (self.write(Some(&mut numbers)), numbers)
     }
 
-    /// [`Trace::to_json_bytes`] with the steps as rows ([`trace::write_step_rows`]): what the wasm layer
-    /// hands to JS, which rebuilds the steps' objects from them (`traceFrom` in wasm.rs).
-    pub fn to_rows_bytes(&self) -> Vec<u8> {
-        self.write(trace::write_step_rows)
-    }
-
-    fn write(&self, write_steps: fn(&[trace::Step], &mut Vec<u8>)) -> Vec<u8> {
+    /// The JSON text, or with `wire_numbers` the text as it crosses to JS.
+    fn write(&self, wire_numbers: Option<&mut Vec<i32>>) -> Vec<u8> {
         let r = &self.recording;
+        let wire = wire_numbers.is_some();
         // About what a step takes with its share of the tables, so that the text is rarely copied.
         let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
         let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
@@ -76,34 +75,51 @@ impl Trace {
             out.extend_from_slice(b",\"parts\":");
             numbers(&mut out, &r.parts);
         }
+        // On the wire, a record is an array of its fields in order: `[name, type]`.
+        let (open, close) = if wire { (b'[', b']') } else { (b'{', b'}') };
+        let key = |out: &mut Vec<u8>, key: &[u8]| {
+            if !wire {
+                out.extend_from_slice(key);
+            }
+        };
         out.extend_from_slice(b",\"bindings\":");
         each(&mut out, &r.bindings, |out, binding| {
-            out.extend_from_slice(b"{\"name\":");
+            out.push(open);
+            key(out, b"\"name\":");
             text(out, binding.name);
-            out.extend_from_slice(b",\"type\":");
+            out.push(b',');
+            key(out, b"\"type\":");
             text(out, binding.ty);
-            out.push(b'}');
+            out.push(close);
         });
         out.extend_from_slice(b",\"scopes\":");
         each(&mut out, &r.scopes, |out, scope| numbers(out, scope));
         out.extend_from_slice(b",\"hosts\":");
         each(&mut out, &r.hosts, |out, view| {
             each(out, view, |out, field| {
-                out.extend_from_slice(b"{\"field\":");
+                out.push(open);
+                key(out, b"\"field\":");
                 text(out, field.field);
-                out.extend_from_slice(b",\"entries\":");
+                out.push(b',');
+                key(out, b"\"entries\":");
                 numbers(out, &field.entries);
-                out.extend_from_slice(b",\"changes\":");
+                out.push(b',');
+                key(out, b"\"changes\":");
                 text(out, &field.changes);
                 if !field.was.is_empty() {
-                    out.extend_from_slice(b",\"was\":");
+                    out.push(b',');
+                    key(out, b"\"was\":");
                     numbers(out, &field.was);
                 }
-                out.push(b'}');
+                out.push(close);
             })
         });
-        out.extend_from_slice(b",\"steps\":");
-        write_steps(&r.steps, &mut out);
+        if let Some(wire_numbers) = wire_numbers {
+            trace::write_wire_steps(&r.steps, &mut out, wire_numbers);
+        } else {
+            out.extend_from_slice(b",\"steps\":");
+            trace::write_steps(&r.steps, &mut out);
+        }
         put(&mut out, "output", &r.output);
         if !r.requests.is_empty() {
             put(&mut out, "requests", &r.requests);

@@ -596,50 +596,83 @@ pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
     each(out, steps, |out, step| step.write_text(out));
 }
 
-/// `steps` as rows: one JSON array per step, each field in a fixed place: first those every step has,
-/// `[event, symbol, line, scope, values, changes, host`, then those it may not have, the more common first,
-/// `ran, caller, value, error, was, outputLines, decisions]`, `null` (`outputLines` 0) where a step has
-/// none and nothing after the last one it has. This is what crosses to JS, where `traceFrom` (wasm.rs)
-/// builds from each row the very object [`write_steps`] writes: `JSON.parse` makes arrays much faster
-/// than objects, and a short trace spent most of its time there.
-pub fn write_step_rows(steps: &[Step], out: &mut Vec<u8>) {
-    each(out, steps, |out, step| {
-        out.push(b'[');
-        text(out, event_name(step.event));
-        out.push(b',');
-        text(out, step.symbol);
-        field(out, b",", step.line);
-        field(out, b",", step.scope);
-        out.push(b',');
-        list(out, &step.values);
-        out.push(b',');
-        text(out, &step.changes);
-        field(out, b",", step.host);
+/// What a trace's steps hold besides numbers, as they cross to JS: `"names"`, the texts that the
+/// numbers name (first the [`Event`]s in order, then each symbol the steps are in); `"marks"`, every
+/// step's `changes` one after another; and `"more"`, a row `[step, value, error, was, outputLines,
+/// decisions]` for each step that has any of these (`null`, or `outputLines` 0, where it has none, and
+/// nothing after the last it has). The numbers go into `numbers`, step after step: `event` and
+/// `symbol` (into `names`), `line, scope, host, ran, caller` (-1 where absent), how many values, then
+/// the values (-1 for `null`). `traceFrom` (wasm.rs) reads the numbers where they lie in wasm memory
+/// and makes the very objects [`write_steps`] writes: `JSON.parse` spent most of a short trace's time
+/// on its steps. The text has `"steps":[]` where the steps go, for `traceFrom` to fill in place.
+#[inline(never)]
+pub fn write_wire_steps(steps: &[Step], out: &mut Vec<u8>, numbers: &mut Vec<i32>) {
+    const EVENTS: [Event; 5] =
+        [Event::Call, Event::Line, Event::Return, Event::Error, Event::Truncated];
+    let mut names: Vec<&str> = EVENTS.iter().map(|&event| event_name(event)).collect();
+    let mut marks = Vec::with_capacity(8 * steps.len());
+    numbers.reserve(16 * steps.len());
+    for step in steps {
+        // A trace has a handful of symbols, and nearly every step is in the one before's.
+        let symbol = match names.iter().rposition(|name| std::ptr::eq(*name, step.symbol)) {
+            Some(at) => at,
+            None => {
+                names.push(step.symbol);
+                names.len() - 1
+            }
+        };
+        let absent = |n: Option<u32>| n.map_or(-1, |n| n as i32);
+        numbers.extend_from_slice(&[
+            step.event as i32,
+            symbol as i32,
+            step.line as i32,
+            step.scope as i32,
+            step.host as i32,
+            absent(step.ran),
+            absent(step.caller),
+            step.values.len() as i32,
+        ]);
+        for &value in &step.values {
+            numbers.push(absent(value));
+        }
+        marks.extend_from_slice(step.changes.as_bytes());
+    }
+    out.extend_from_slice(b",\"steps\":[],\"names\":");
+    each(out, &names, |out, name| text(out, name));
+    // Marks are `.+~m`: nothing to escape.
+    out.extend_from_slice(b",\"marks\":\"");
+    out.extend_from_slice(&marks);
+    out.extend_from_slice(b"\",\"more\":[");
+    let mut rows = 0;
+    for (i, step) in steps.iter().enumerate() {
         let has = [
-            step.ran.is_some(),
-            step.caller.is_some(),
             step.value.is_some(),
             step.error.is_some(),
             !step.was.is_empty(),
             step.output_lines > 0,
             !step.decisions.is_empty(),
         ];
-        let shown = has.iter().rposition(|&has| has).map_or(0, |last| last + 1);
-        for (k, &has) in has.iter().enumerate().take(shown) {
+        let Some(last) = has.iter().rposition(|&has| has) else { continue };
+        if rows > 0 {
+            out.push(b',');
+        }
+        rows += 1;
+        out.push(b'[');
+        number(out, i as u64);
+        for (k, &has) in has.iter().enumerate().take(last + 1) {
             out.push(b',');
             match (k, &step.error) {
-                (0, _) => maybe(out, step.ran),
-                (1, _) => maybe(out, step.caller),
-                (2, _) => maybe(out, step.value),
-                (3, Some(error)) => Snapshot::write_json(error, out),
-                (4, _) if has => list(out, &step.was),
-                (5, _) => number(out, step.output_lines as u64),
-                (6, _) if has => Snapshot::write_json(&step.decisions, out),
+                (0, _) => maybe(out, step.value),
+                (1, Some(error)) => Snapshot::write_json(error, out),
+                (2, _) if has => list(out, &step.was),
+                (3, _) => number(out, step.output_lines as u64),
+                (4, _) if has => Snapshot::write_json(&step.decisions, out),
                 _ => out.extend_from_slice(b"null"),
             }
         }
         out.push(b']');
-    });
+    }
+    out.push(b']');
 }
 
 /// A number, or `null`.

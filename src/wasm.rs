@@ -21,55 +21,89 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
 }
 
 /// A trace for JS, or the error: one out-of-line copy for the functions that return one. It crosses
-/// with its steps as rows (`Trace::to_rows_bytes`), and `traceFrom` rebuilds each step's object: the
-/// same objects as parsing `Trace::to_json`, about 7% sooner for a short trace (write/clear in
-/// Chromium, 2026-12-03), since `JSON.parse` makes arrays much faster than objects.
+/// as `Trace::to_wire` writes it, JSON text and the steps' numbers, and `traceFrom` makes these into
+/// the objects that parsing `Trace::to_json` would give, sooner: `JSON.parse` spent most of a short
+/// trace's time on its steps.
 #[inline(never)]
 fn trace_js(trace: Result<run::Trace, ApiError>) -> Result<JsValue, js_sys::Error> {
-    let text = trace?.to_rows_bytes();
-    trace_from(sent(&text).as_deref().unwrap_or(&text)).map_err(JsCast::unchecked_into)
+    let (text, numbers) = trace?.to_wire();
+    trace_from(sent(&text).as_deref().unwrap_or(&text), &numbers).map_err(JsCast::unchecked_into)
 }
 
 #[wasm_bindgen(inline_js = r#"
-// A trace's text with its steps as rows (trace.rs, write_step_rows), decoded and parsed, each row made
-// into the step object the trace format describes: the same keys in the same order, absent ones left out.
-// A value listed in `parts` holds, in place of each element or field, the index of an earlier value: each
-// is made whole here, in index order, so later values share the object (nothing on the page changes one).
+// A trace as Trace::to_wire writes it (run.rs; trace.rs, write_wire_steps): its text, decoded and parsed,
+// and its steps' numbers, read where they lie in wasm memory. Each part is made into the objects the trace
+// format describes, with the same keys in the same order, absent ones left out.
 const decoder = new TextDecoder();
-export function traceFrom(bytes) {
+export function traceFrom(bytes, numbers) {
   const trace = JSON.parse(decoder.decode(bytes));
-  const values = trace.values;
+  const { values, bindings, names, marks, more } = trace;
+  // A value listed in `parts` holds, in place of each element or field, the index of an earlier value:
+  // each is made whole, in index order, so later values share the object (nothing on the page changes one).
   for (const i of trace.parts ?? []) {
     const value = values[i];
     if (Array.isArray(value)) for (let k = 0; k < value.length; k++) value[k] = values[value[k]];
     else for (const key in value) value[key] = values[value[key]];
   }
-  delete trace.parts;
-  const steps = trace.steps;
-  for (let i = 0; i < steps.length; i++) {
-    const row = steps[i];
-    const step = { event: row[0] };
-    if (row[9] != null) step.value = row[9];
-    if (row[10] != null) step.error = row[10];
-    step.symbol = row[1];
-    step.line = row[2];
-    if (row[8] != null) step.caller = row[8];
-    step.scope = row[3];
-    step.values = row[4];
-    step.changes = row[5];
-    if (row[11] != null) step.was = row[11];
-    step.host = row[6];
-    if (row[7] != null) step.ran = row[7];
-    if (row[12]) step.outputLines = row[12];
-    if (row[13] != null) step.decisions = row[13];
-    steps[i] = step;
+  for (let i = 0; i < bindings.length; i++) bindings[i] = { name: bindings[i][0], type: bindings[i][1] };
+  for (const view of trace.hosts) {
+    for (let i = 0; i < view.length; i++) {
+      const row = view[i];
+      const field = { field: row[0], entries: row[1], changes: row[2] };
+      if (row.length > 3) field.was = row[3];
+      view[i] = field;
+    }
   }
+  // Step after step: event, symbol, line, scope, host, ran, caller, how many values, the values; -1 is
+  // absent. A step's `changes` are the next marks, one per value, and its rarer fields are in its row of
+  // `more`: [step, value, error, was, outputLines, decisions]. Each step gets its keys in one order
+  // whatever it holds, and a row's length is checked before it is read: without either, this took three
+  // times as long in Chromium.
+  const steps = trace.steps;
+  let m = 0;
+  let next = more.length > 0 ? more[0][0] : -1;
+  for (let p = 0, q = 0; p < numbers.length; ) {
+    let value = null, error = null, was = null, outputLines = 0, decisions = null;
+    if (steps.length === next) {
+      const row = more[m++];
+      if (row.length > 1) value = row[1];
+      if (row.length > 2) error = row[2];
+      if (row.length > 3) was = row[3];
+      if (row.length > 4) outputLines = row[4];
+      if (row.length > 5) decisions = row[5];
+      next = m < more.length ? more[m][0] : -1;
+    }
+    const n = numbers[p + 7];
+    const stepValues = [];
+    for (let k = p + 8; k < p + 8 + n; k++) stepValues.push(numbers[k] < 0 ? null : numbers[k]);
+    const step = { event: names[numbers[p]] };
+    if (value !== null) step.value = value;
+    if (error !== null) step.error = error;
+    step.symbol = names[numbers[p + 1]];
+    step.line = numbers[p + 2];
+    if (numbers[p + 6] >= 0) step.caller = numbers[p + 6];
+    step.scope = numbers[p + 3];
+    step.values = stepValues;
+    step.changes = marks.slice(q, q + n);
+    if (was !== null) step.was = was;
+    step.host = numbers[p + 4];
+    if (numbers[p + 5] >= 0) step.ran = numbers[p + 5];
+    if (outputLines > 0) step.outputLines = outputLines;
+    if (decisions !== null) step.decisions = decisions;
+    steps.push(step);
+    p += 8 + n;
+    q += n;
+  }
+  delete trace.parts;
+  delete trace.names;
+  delete trace.marks;
+  delete trace.more;
   return trace;
 }
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = traceFrom, catch)]
-    fn trace_from(bytes: &[u8]) -> Result<JsValue, JsValue>;
+    fn trace_from(bytes: &[u8], numbers: &[i32]) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen]
