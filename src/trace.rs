@@ -605,8 +605,8 @@ pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
 /// the values (-1 for `null`). `traceFrom` (wasm.rs) reads the numbers where they lie in wasm memory
 /// and makes the very objects [`write_steps`] writes: `JSON.parse` spent most of a short trace's time
 /// on its steps. The text has `"steps":[]` where the steps go, for `traceFrom` to fill in place.
-#[inline(never)]
 pub fn write_wire_steps(steps: &[Step], out: &mut Vec<u8>, numbers: &mut Vec<i32>) {
+    // In the order they are declared, which is the number `as i32` gives each.
     const EVENTS: [Event; 5] =
         [Event::Call, Event::Line, Event::Return, Event::Error, Event::Truncated];
     let mut names: Vec<&str> = EVENTS.iter().map(|&event| event_name(event)).collect();
