@@ -1,6 +1,7 @@
 //! A short trace's fixed costs, natively: one scenario (default `write`/`clear`) traced and written as
 //! the page gets it (`Trace::to_rows_bytes`) many times over, for a profiler (`perf record`), with the
-//! time and the number of allocations per trace.
+//! time and the number of allocations per trace, and the time per step.
+//! Arguments: `FIGURE SCENARIO RUNS [en]` (Chinese unless `en`).
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -36,7 +37,10 @@ fn main() {
     let figure = args.next().unwrap_or_else(|| "write".into());
     let scenario = args.next().unwrap_or_else(|| "clear".into());
     let runs: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(30_000);
-    let once = || trace(&figure, &scenario, Lang::Zh).unwrap().to_rows_bytes();
+    // The bench's language by default; `en` for the English page's (all-ASCII) traces.
+    let lang = if args.next().as_deref() == Some("en") { Lang::En } else { Lang::Zh };
+    let once = || trace(&figure, &scenario, lang).unwrap().to_rows_bytes();
+    let steps = trace(&figure, &scenario, lang).unwrap().recording.steps.len();
     let before = ALLOCATIONS.load(Relaxed);
     std::hint::black_box(once());
     let allocations = ALLOCATIONS.load(Relaxed) - before;
@@ -46,6 +50,7 @@ fn main() {
     }
     let each = start.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
     println!(
-        "{figure}/{scenario}: {each:.2} us and {allocations} allocations a trace ({runs} runs)"
+        "{figure}/{scenario}: {each:.2} us and {allocations} allocations a trace, {:.3} us a step of {steps} ({runs} runs)",
+        each / steps as f64
     );
 }
