@@ -836,9 +836,20 @@ pub struct Probe {
     /// Bindings that may have changed since the call's previous step other than by that step's
     /// statement (a loop header run again, a jump out of a nested block).
     pub fresh: &'static [&'static str],
-    /// The binding the statement just before this one only appended to (`history.push(message);`,
-    /// asserted a `Vec`): the entries it had then are unchanged.
-    pub appended: &'static [&'static str],
+    /// The binding this probe's statement only appends to (`history.push(message);`, asserted a
+    /// `Vec`): at the call's next step, the entries it had are unchanged. Nothing else can run in
+    /// between (`#[traced]` leaves out a push in a loop whose header mentions the binding).
+    pub appends: &'static [&'static str],
+    /// The binding this probe's statement returns as it is (`Ok(prepared)`): the call's return
+    /// value is its value at this step.
+    pub returns: Option<&'static str>,
+    /// A binding the statement just before this one changed at one element only (`prepared[0]
+    /// .content = ...;`, asserted a `Vec`), and where: that element is handed to `step`, and the
+    /// other elements are the ones the binding had.
+    pub element: Option<(&'static str, usize)>,
+    /// A binding the statement just before this one made as a copy of another, and that other
+    /// (`let prepared = messages.to_vec();`): the two have the same value.
+    pub copy: Option<(&'static str, &'static str)>,
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -881,6 +892,8 @@ struct Tables {
     values: Vec<(u64, u32)>,
     /// The same for the values written by their parts, by the hash of their whole text.
     whole: Vec<(u64, u32)>,
+    /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
+    lengths: Vec<usize>,
     /// Where a value is written to be compared or stored.
     scratch: Vec<u8>,
     /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
@@ -904,6 +917,26 @@ impl Tables {
         let index = self.store(&text, previous);
         self.scratch = text;
         index
+    }
+
+    /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
+    /// changed to `element`: the element is written, the others' indices kept. `value` is written
+    /// whole if `previous` is not stored by its parts (or has no such element).
+    fn element_changed(
+        &mut self,
+        previous: u32,
+        at: usize,
+        element: &dyn Snapshot,
+        value: &dyn Snapshot,
+    ) -> u32 {
+        let stored = self.done.parts.binary_search(&previous).is_ok();
+        let mut entries =
+            if stored { part_indices(self.done.values[previous as usize].bytes()) } else { vec![] };
+        if at >= entries.len() {
+            return self.value(value, Some(previous));
+        }
+        entries[at] = self.value(element, Some(entries[at]));
+        self.list_value(&entries, Some(previous))
     }
 
     /// The index of a list whose entries are stored already (a host field's), without writing it again:
@@ -954,9 +987,12 @@ impl Tables {
         // A long value written again is most often what it was, or one stored before: compared part by
         // part, before any split.
         let (values, parts) = (&self.done.values, &self.done.parts);
-        if let Some(previous) = previous.filter(|&previous| parts.binary_search(&previous).is_ok())
-        {
-            if matches(values, parts, previous, text, 0) == Some(text.len()) {
+        // Of another length it is not (the conversation grows at each model call): not compared.
+        let at_parts = previous.and_then(|previous| parts.binary_search(&previous).ok());
+        if let Some((previous, at)) = previous.zip(at_parts) {
+            if self.lengths[at] == text.len()
+                && matches(values, parts, previous, text, 0) == Some(text.len())
+            {
                 return previous;
             }
         }
@@ -1022,10 +1058,22 @@ impl Tables {
             }
         }
         let index = values.len() as u32;
-        values.push(Json(text.into()));
         if by_parts {
+            // Its parts' whole lengths in place of their indices.
+            let mut length = text.len();
+            for part in children(text).unwrap_or_default() {
+                let digits = &text[part.value];
+                let part = index_at(digits);
+                length -= digits.len();
+                length += match parts.binary_search(&part) {
+                    Ok(at) => self.lengths[at],
+                    Err(_) => values[part as usize].bytes().len(),
+                };
+            }
             parts.push(index);
+            self.lengths.push(length);
         }
+        values.push(Json(text.into()));
         self.values.insert(at, (hash, index));
         index
     }
@@ -1308,6 +1356,9 @@ struct Frame {
     line: Option<u32>,
     /// What the latest step's statement mentions: the bindings that may differ at the next one.
     mentions: &'static [&'static str],
+    /// What the latest step's statement only appends to, and returns (see [`Probe`]).
+    appends: &'static [&'static str],
+    returns: Option<&'static str>,
     locals: Vec<Slot>,
     /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
     scope: u32,
@@ -1452,6 +1503,8 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 symbol,
                 line: None,
                 mentions: &[],
+                appends: &[],
+                returns: None,
                 locals: Vec::new(),
                 scope: 0,
                 latest: 0,
@@ -1466,11 +1519,12 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 ///
 /// `values[i]` goes with `probe.names[i]`; `None` is a binding that was moved away. `host` are the
 /// host fields the function can reach (`#[traced(host(items = state.items))]`): the field's name,
-/// the binding it is reached through, and the list.
+/// the binding it is reached through, and the list. `element` is the element `probe.element` names.
 pub fn step(
     probe: &'static Probe,
     values: &[Option<&dyn Snapshot>],
     host: &[(&'static str, &'static str, &dyn HostList)],
+    element: Option<&dyn Snapshot>,
 ) {
     with(|r| {
         if r.silent > 0 || r.truncated {
@@ -1478,7 +1532,9 @@ pub fn step(
         }
         let Some(frame) = r.frames.last_mut() else { return };
         let first = frame.line.is_none();
-        let every = r.settings.every_value || first;
+        // The shortcuts below are not taken with `every_value`, so that tests can hold them to it.
+        let quick = !r.settings.every_value;
+        let every = !quick || first;
         let may_differ =
             |name: &str| every || is_in(frame.mentions, name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
@@ -1491,7 +1547,7 @@ pub fn step(
                 let known = r.host.iter().position(|(known, _)| *known == key);
                 let before = known.map_or(&[][..], |at| &r.host[at].1);
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
-                let kept = if !every && is_in(probe.appended, root) { before.len() } else { 0 };
+                let kept = if !every && is_in(frame.appends, root) { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
                 match known {
                     Some(at) => r.host[at].1 = entries,
@@ -1526,9 +1582,21 @@ pub fn step(
                     let entries =
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
                     let previous = before.and_then(|before| before.value);
-                    let index = match entries {
-                        Some((_, entries)) => tables.list_value(entries, previous),
-                        None => tables.value(*value, previous),
+                    // Made as a copy of a binding before it: that one's value, as just worked out.
+                    let copied = probe.copy.filter(|&(copy, _)| quick && same_static(copy, name));
+                    let copied = copied.and_then(|(_, of)| {
+                        locals.iter().find(|slot: &&Slot| same_static(slot.name, of))?.value
+                    });
+                    // Changed at one element: that element, and the other elements' indices.
+                    let changed = probe.element.filter(|&(key, _)| quick && same_static(key, name));
+                    let changed = changed.zip(element).zip(previous);
+                    let index = match (copied, changed, entries) {
+                        (Some(index), _, _) => index,
+                        (_, Some((((_, at), element), previous)), _) => {
+                            tables.element_changed(previous, at, element, *value)
+                        }
+                        (_, _, Some((_, entries))) => tables.list_value(entries, previous),
+                        _ => tables.value(*value, previous),
                     };
                     let ty = value.type_name();
                     let binding = match before {
@@ -1558,6 +1626,8 @@ pub fn step(
         let ran = frame.line;
         frame.line = Some(probe.line);
         frame.mentions = probe.mentions;
+        frame.appends = probe.appends;
+        frame.returns = probe.returns;
         frame.locals = locals;
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
@@ -1566,18 +1636,22 @@ pub fn step(
 
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
-    leave_with(frame, |tables, lang| match result {
-        Ok(value) => Ending::Value(tables.value(value, None)),
+    leave_with(frame, |tables, lang, returned| match result {
+        Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
         Err(error) => Ending::Failed(error.info(lang)),
     });
 }
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |tables, _| Ending::Value(tables.value(value, None)));
+    leave_with(frame, |tables, _, returned| {
+        Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
+    });
 }
 
-fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Ending) {
+/// `ending` is given the value of the binding the last statement returned as it is, if it did
+/// (`Probe::returns`): the call's value, already stored.
+fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u32>) -> Ending) {
     if frame.recorded {
         with(|r| {
             if r.truncated {
@@ -1588,7 +1662,10 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Endin
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
-            let ending = Some(ending(&mut r.tables, r.lang));
+            let returned = top.returns.filter(|_| !r.settings.every_value).and_then(|name| {
+                top.locals.iter().find(|slot| same_static(slot.name, name))?.value
+            });
+            let ending = Some(ending(&mut r.tables, r.lang, returned));
             r.push(ending, scope, values, changes, Vec::new(), Some(line));
         });
     }
@@ -1781,6 +1858,109 @@ mod tests {
         assert_eq!(every - quick, 2, "{quick} written, against {every} with every value");
     }
 
+    /// Records `run` quickly and with `every_value`: how many `Counted` and `Noted` values each wrote,
+    /// after asserting that both recorded the very same trace.
+    fn writes<T>(target: &'static str, run: impl Fn() -> T) -> (usize, usize) {
+        let record = |settings| {
+            WRITTEN.with(|written| written.set(0));
+            let (recording, _) = super::record_with(target, Lang::En, &[], settings, &run);
+            (WRITTEN.with(|written| written.get()), serde_json::to_string(&recording).unwrap())
+        };
+        let (quick, quick_trace) = record(super::Settings::default());
+        let (every, every_trace) =
+            record(super::Settings { every_value: true, ..Default::default() });
+        assert_eq!(quick_trace, every_trace);
+        (quick, every)
+    }
+
+    #[traced(host(entries = list))]
+    fn gather(rounds: u32) -> usize {
+        let mut list = vec![Counted(0)];
+        let mut round = 0;
+        loop {
+            if round == rounds {
+                return list.len();
+            }
+            round += 1;
+            list.push(Counted(round));
+        }
+    }
+
+    /// A push at the end of a loop's body is still the last thing done to the list when the next
+    /// pass starts: the pass's first step writes only the new entry.
+    #[test]
+    fn after_a_push_that_ends_a_pass_only_the_new_entry_is_written() {
+        let (quick, _) = writes("gather", || gather(3));
+        // The first entry once it is bound and again as the loop starts (its statement names all it
+        // holds), then each new one; without the shortcut, 1 + 1 + 2 + 3 + 4.
+        assert_eq!(quick, 1 + 1 + 3);
+    }
+
+    #[traced(host(entries = list))]
+    fn refill(mut n: u32) -> usize {
+        let mut list = vec![Counted(1)];
+        while std::mem::replace(&mut list[0], Counted(n)).0 < 30 {
+            n += 10;
+            list.push(Counted(n));
+        }
+        list.len()
+    }
+
+    /// A loop's header runs between a pass's push and the next pass, and here changes an entry the
+    /// list had: the push's shortcut is not taken there (or the trace would show the old entry).
+    #[test]
+    fn a_loop_header_that_changes_the_list_keeps_the_push_from_its_shortcut() {
+        writes("refill", || refill(0));
+    }
+
+    /// A record long enough that eight of them are written by their parts; counted as `Counted` is.
+    #[derive(Clone)]
+    struct Noted(u32);
+
+    impl serde::Serialize for Noted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            WRITTEN.with(|written| written.set(written.get() + 1));
+            let mut record = serializer.serialize_struct("Noted", 2)?;
+            record.serialize_field("n", &self.0)?;
+            record.serialize_field("text", &"x".repeat(80))?;
+            record.end()
+        }
+    }
+
+    #[traced]
+    fn relabel(list: &[Noted], first: u32) -> Vec<Noted> {
+        let mut copy = list.to_vec();
+        copy[0] = Noted(first);
+        copy
+    }
+
+    /// A copy takes its original's value, a list changed at one element has only that element written,
+    /// and a binding returned as it is is not written again.
+    #[test]
+    fn a_copy_one_element_and_a_returned_binding_are_not_written_again() {
+        let list: Vec<Noted> = (1..9).map(Noted).collect();
+        let (quick, every) = writes("relabel", || relabel(&list, 0));
+        // The list's eight records, then the new first one; every step and the return write them all.
+        assert_eq!(quick, 8 + 1, "against {every} with every value");
+    }
+
+    #[traced]
+    fn steal(first: u32) -> Vec<Noted> {
+        let mut list: Vec<Noted> = (1..9).map(Noted).collect();
+        list[0] = std::mem::replace(&mut list[7], Noted(first));
+        list
+    }
+
+    /// An assignment to one element whose value changes another one (through `list`, which it
+    /// mentions) has the whole list written again: the trace shows the new last record.
+    #[test]
+    fn an_element_set_from_the_list_itself_has_the_list_written_again() {
+        let (quick, _) = writes("steal", || steal(0));
+        // The list once bound, and again after the assignment: nothing more when it is returned.
+        assert_eq!(quick, 8 + 8);
+    }
+
     #[test]
     fn only_a_real_move_is_shown_as_moved() {
         let (recording, total) =
@@ -1851,6 +2031,8 @@ mod tests {
         );
         assert_eq!(whole(&tables, list), text(&json!(history)));
         assert_eq!(whole(&tables, object), text(&request));
+        // Each one's whole length is known without writing it out.
+        assert_eq!(tables.lengths, [list, object].map(|index| whole(&tables, index).len()));
         // The same text again is the same value, with or without a hint.
         assert_eq!(tables.store(&text(&request), None), object);
         assert_eq!(tables.store(&text(&json!(history)), Some(list)), list);
