@@ -454,6 +454,44 @@ fn changing_part(stmt: &Stmt) -> Tokens {
     stmt.to_token_stream()
 }
 
+/// What of a statement that holds blocks runs before the first statement of one of them: a loop's
+/// header, each condition of an `if` chain, a `match`'s scrutinee, patterns and guards; nothing for
+/// `loop` and a plain block. The call's next probe is then either in such a block, with only that
+/// run since the statement's own probe, or after the statement, where `fresh` names all it mentions.
+/// `None` for any other statement.
+fn header_part(stmt: &Stmt) -> Option<Tokens> {
+    let Stmt::Expr(expr, _) = stmt else { return None };
+    match expr {
+        Expr::If(e) => {
+            let mut conds = e.cond.to_token_stream();
+            let mut otherwise = &e.else_branch;
+            while let Some((_, branch)) = otherwise {
+                let Expr::If(next) = &**branch else { break };
+                let cond = &next.cond;
+                conds.extend(quote!(; #cond));
+                otherwise = &next.else_branch;
+            }
+            Some(conds)
+        }
+        Expr::ForLoop(e) => {
+            let (pat, iter) = (&e.pat, &e.expr);
+            Some(quote!(#pat; #iter))
+        }
+        Expr::While(e) => Some(e.cond.to_token_stream()),
+        Expr::Loop(_) | Expr::Block(_) => Some(Tokens::new()),
+        Expr::Match(e) => {
+            let mut header = e.expr.to_token_stream();
+            // A pattern holds its guard (`Pat::Guard`).
+            for arm in &e.arms {
+                let pat = &arm.pat;
+                header.extend(quote!(; #pat));
+            }
+            Some(header)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `tokens` hold a `break` or `continue`, which could leave a block without returning.
 fn jumps(tokens: Tokens) -> bool {
     tokens.into_iter().any(|token| match token {
@@ -509,6 +547,9 @@ impl Probes<'_> {
                 continue;
             }
             let mentions = mentioned(changing_part(&stmt), &scope);
+            // What the call's next probe may see changed by this statement: if that probe is in one of
+            // the statement's blocks, only its header ran.
+            let header = header_part(&stmt).map(|header| mentioned(header, &scope));
             let moves = moved_by(&stmt).filter(|name| scope.get(name).is_some_and(|b| !b.copy));
             // Only a host list's root is worth it (and only it need be a `Vec`: `text.push('x')` is
             // fine), and not where a loop's header could change it before the next pass.
@@ -523,7 +564,8 @@ impl Probes<'_> {
                 element: element.take(),
                 copy: copy.take(),
             };
-            let probe = self.probe(stmt.span(), &scope, &mentions, &fresh, &hints);
+            let changes = header.as_deref().unwrap_or(&mentions);
+            let probe = self.probe(stmt.span(), &scope, changes, &fresh, &hints);
             stmts.push(probe);
             element = element_set_by(&stmt, &scope);
             copy = copied_by(&stmt, &scope);
