@@ -1216,17 +1216,22 @@ fn value_end(text: &[u8], mut i: usize) -> usize {
 }
 
 /// Where a JSON string whose text starts at `i` (after its opening quote) ends: after its closing
-/// quote. Runs of eight bytes with neither a quote nor a backslash are passed over whole.
+/// quote. Eight bytes are looked at a time: passed over whole when they hold neither a quote nor a
+/// backslash, else gone straight to the first that is one (most strings of a value are short keys).
 fn string_end(text: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let has = |word: u64, byte: u8| {
+    // The high bit of each byte of `word` that is `byte`; a borrow can also set it in a byte after
+    // one that is, so only the lowest is sure, and only it is used.
+    let find = |word: u64, byte: u8| {
         let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+        x.wrapping_sub(ONES) & !x & (ONES << 7)
     };
     loop {
         while let Some(bytes) = text.get(i..i + 8) {
             let word = u64::from_le_bytes(bytes.try_into().unwrap_or([b'"'; 8]));
-            if has(word, b'"') || has(word, b'\\') {
+            let special = find(word, b'"') | find(word, b'\\');
+            if special != 0 {
+                i += special.trailing_zeros() as usize / 8;
                 break;
             }
             i += 8;
@@ -2094,6 +2099,34 @@ mod tests {
                 "{} bytes (split from {PARTS_FROM})",
                 joined.len()
             );
+        }
+    }
+
+    /// `string_end` finds the closing quote wherever it and the escapes before it fall in a word.
+    #[test]
+    fn string_end_finds_the_closing_quote_at_every_place() {
+        let naive = |text: &[u8], mut i: usize| loop {
+            match text.get(i) {
+                None => return i,
+                Some(b'"') => return i + 1,
+                Some(b'\\') => i += 2,
+                Some(_) => i += 1,
+            }
+        };
+        for len in 0..20 {
+            for escape in 0..len {
+                let mut text = vec![b'a'; len];
+                text[escape] = b'\\';
+                // An escaped quote, a quote after an escaped backslash, and an unclosed string.
+                for (k, next) in [b'"', b'\\', b'b'].into_iter().enumerate() {
+                    let mut text = text.clone();
+                    if escape + 1 < len {
+                        text[escape + 1] = next;
+                    }
+                    text.extend_from_slice(if k == 2 { b"" } else { b"x\"y" });
+                    assert_eq!(super::string_end(&text, 0), naive(&text, 0), "{text:?}");
+                }
+            }
         }
     }
 
