@@ -919,6 +919,23 @@ impl Tables {
         index
     }
 
+    /// The parts of a request stored by its parts (`{"tools":3,"messages":4}`, the messages by theirs
+    /// too): the tools' index, and each message's. `None` if it is not stored so.
+    fn request_parts(&self, index: u32) -> Option<(u32, Vec<u32>)> {
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        let by_parts = |index: u32| parts.binary_search(&index).is_ok();
+        let text = values[index as usize].bytes();
+        let fields = children(text).filter(|_| by_parts(index))?;
+        let [tools, messages] = &fields[..] else { return None };
+        let named = |part: &Part, key: &[u8]| &text[part.key.clone()] == key;
+        if !named(tools, b"\"tools\":") || !named(messages, b"\"messages\":") {
+            return None;
+        }
+        let messages = index_at(&text[messages.value.clone()]);
+        let tools = index_at(&text[tools.value.clone()]);
+        by_parts(messages).then(|| (tools, part_indices(values[messages as usize].bytes())))
+    }
+
     /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
     /// changed to `element`: the element is written, the others' indices kept. `value` is written
     /// whole if `previous` is not stored by its parts (or has no such element).
@@ -1353,6 +1370,13 @@ struct Slot {
     /// The full name of its value's type (empty if it never had one): the same type, the same binding.
     ty: &'static str,
     value: Option<u32>,
+    /// Where the value was at the step (compared, never read): see [`request`].
+    at: usize,
+}
+
+/// Where a value handed to the recorder is, to be compared.
+fn address(value: &dyn Snapshot) -> usize {
+    value as *const dyn Snapshot as *const () as usize
 }
 
 struct Frame {
@@ -1462,14 +1486,33 @@ pub fn decide(event: HostEvent) {
 }
 
 /// Notes the request of a model call: its prepared `messages` against the stored history as the
-/// latest step saw it (the host's `messages` field), and its `tools`.
-pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
+/// latest step saw it (the host's `messages` field), and its `tools`; `whole` is the request.
+pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapshot) {
     with(|r| {
         if r.truncated {
             return;
         }
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
+        // The request is most often a local of the current call (`run_loop`'s `request`), stored at
+        // its latest step and not changed by the statement running since (which does not mention
+        // it): then its parts are the messages and the tools, already stored.
+        let frame = r.frames.last().filter(|_| !r.settings.every_value);
+        let local = frame.and_then(|frame| {
+            let same =
+                |slot: &&Slot| slot.at == address(whole) && same_static(slot.ty, whole.type_name());
+            let slot = frame.locals.iter().find(same)?;
+            (!is_in(frame.mentions, slot.name)).then_some(slot.value).flatten()
+        });
+        let stored = local.and_then(|index| r.tables.request_parts(index));
+        if let Some((tools, messages)) = stored {
+            let differs = (0..messages.len() as u32)
+                .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
+                .collect();
+            let step = r.tables.done.steps.len() as u32;
+            r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
+            return;
+        }
         // Every prepared message but the first is most often the stored one at its place.
         let messages = r.tables.entries(messages, &history, 0);
         let differs = (0..messages.len() as u32)
@@ -1577,7 +1620,8 @@ pub fn step(
                     (Slot { value: None, ..before }, change)
                 }
                 (None, None) => {
-                    (Slot { name, binding: tables.binding(name, ""), ty: "", value: None }, 'm')
+                    let binding = tables.binding(name, "");
+                    (Slot { name, binding, ty: "", value: None, at: 0 }, 'm')
                 }
                 (Some(_), Some(before)) if before.value.is_some() && !may_differ(name) => {
                     (before, '.')
@@ -1609,7 +1653,7 @@ pub fn step(
                         Some(before) if same_static(before.ty, ty) => before.binding,
                         _ => tables.binding(name, type_label(ty)),
                     };
-                    let slot = Slot { name, binding, ty, value: Some(index) };
+                    let slot = Slot { name, binding, ty, value: Some(index), at: 0 };
                     let change = match before {
                         None => '+',
                         Some(before) if before.binding != slot.binding => '+',
@@ -1622,7 +1666,8 @@ pub fn step(
             if change == '~' && !first {
                 was.push(earlier.and_then(|before| before.value));
             }
-            locals.push(slot);
+            let at = value.map_or(0, address);
+            locals.push(Slot { at, ..slot });
             changes.push(if first { '.' } else { change });
         }
 
@@ -1972,6 +2017,56 @@ mod tests {
         let items = recording.steps.iter().flat_map(|step| recording.locals(step));
         let items: Vec<_> = items.filter(|l| l.name == "item").filter_map(|l| l.value).collect();
         assert!(items.iter().any(|item| item.get() == "5"), "{items:?}");
+    }
+
+    /// A model that only has its request noted.
+    struct Echo;
+
+    impl crate::agent_types::Model for Echo {
+        fn reply(&mut self, request: &crate::agent_types::Request) -> Vec<crate::types::Block> {
+            super::request(&request.messages, &request.tools, request);
+            Vec::new()
+        }
+
+        fn describe(&self) -> String {
+            "echo".into()
+        }
+    }
+
+    /// Changes the request, then asks: the statement that calls this mentions `request`.
+    fn shorten_and_ask(
+        request: &mut crate::agent_types::Request,
+        model: &mut dyn crate::agent_types::Model,
+    ) -> usize {
+        request.messages.pop();
+        model.reply(request).len()
+    }
+
+    #[traced]
+    fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+        let mut request = crate::agent_types::Request {
+            tools: crate::agent_types::tool_definitions(Lang::En),
+            messages: (0..count)
+                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
+                .collect(),
+        };
+        let first = model.reply(&request).len();
+        let second = shorten_and_ask(&mut request, model);
+        first + second
+    }
+
+    /// A request noted while the latest step's value of the local it is can stand for it (the
+    /// first), and one changed by the statement running since (the second): both as written in full.
+    #[test]
+    fn a_request_is_noted_from_the_local_only_while_that_is_unchanged() {
+        writes("ask_twice", || ask_twice(&mut Echo, 6));
+        let (recording, _) = record("ask_twice", Lang::En, &[], || ask_twice(&mut Echo, 6));
+        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        assert_eq!(sizes, [6, 5]);
+        // The first is the local's value, by its parts (the second's messages are a value of their own).
+        let local = recording.steps[1].values[2].unwrap();
+        let parts = super::part_indices(recording.values[local as usize].bytes());
+        assert_eq!(recording.requests[0].tools, parts[0]);
     }
 
     #[traced]
