@@ -850,6 +850,10 @@ pub struct Probe {
     /// A binding the statement just before this one made as a copy of another, and that other
     /// (`let prepared = messages.to_vec();`): the two have the same value.
     pub copy: Option<(&'static str, &'static str)>,
+    /// Until the call's next step, nothing of the call runs but this probe's statement (it holds no
+    /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
+    /// the value this step gives it, whatever runs meanwhile (see [`request`]).
+    pub alone: bool,
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -1388,6 +1392,7 @@ struct Frame {
     /// What the latest step's statement only appends to, and returns (see [`Probe`]).
     appends: &'static [&'static str],
     returns: Option<&'static str>,
+    alone: bool,
     locals: Vec<Slot>,
     /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
     scope: u32,
@@ -1495,9 +1500,9 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
         // The request is most often a local of the current call (`run_loop`'s `request`), stored at
-        // its latest step and not changed by the statement running since (which does not mention
-        // it): then its parts are the messages and the tools, already stored.
-        let frame = r.frames.last().filter(|_| !r.settings.every_value);
+        // its latest step and not changed since: only that step's statement has run (`alone`), and
+        // it does not mention it. Then its parts are the messages and the tools, already stored.
+        let frame = r.frames.last().filter(|frame| frame.alone && !r.settings.every_value);
         let local = frame.and_then(|frame| {
             let same =
                 |slot: &&Slot| slot.at == address(whole) && same_static(slot.ty, whole.type_name());
@@ -1553,6 +1558,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 mentions: &[],
                 appends: &[],
                 returns: None,
+                alone: false,
                 locals: Vec::new(),
                 scope: 0,
                 latest: 0,
@@ -1678,6 +1684,7 @@ pub fn step(
         frame.mentions = probe.mentions;
         frame.appends = probe.appends;
         frame.returns = probe.returns;
+        frame.alone = probe.alone;
         frame.locals = locals;
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
@@ -2067,6 +2074,31 @@ mod tests {
         let local = recording.steps[1].values[2].unwrap();
         let parts = super::part_indices(recording.values[local as usize].bytes());
         assert_eq!(recording.requests[0].tools, parts[0]);
+    }
+
+    #[traced]
+    fn ask_while(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+        let mut request = crate::agent_types::Request {
+            tools: crate::agent_types::tool_definitions(Lang::En),
+            messages: (0..count)
+                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
+                .collect(),
+        };
+        let mut asked = 0;
+        while asked < 2 && shorten_and_ask(&mut request, model) == 0 {
+            asked += 1;
+        }
+        asked
+    }
+
+    /// A loop's condition runs after the pass's last statement, which does not mention what the
+    /// condition changes: a request noted there is written in full.
+    #[test]
+    fn a_request_noted_in_a_loop_condition_is_written_in_full() {
+        writes("ask_while", || ask_while(&mut Echo, 6));
+        let (recording, _) = record("ask_while", Lang::En, &[], || ask_while(&mut Echo, 6));
+        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        assert_eq!(sizes, [5, 4]);
     }
 
     #[traced]

@@ -141,7 +141,14 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     let leave = if returns_result(&ret) { quote!(leave_result) } else { quote!(leave_value) };
     let lines = lines_of(func);
     let result = returns_result(&ret);
-    let mut probes = Probes { host, result, body: true, headers: Vec::new(), spans: Vec::new() };
+    let mut probes = Probes {
+        host,
+        result,
+        body: true,
+        pass_end: false,
+        headers: Vec::new(),
+        spans: Vec::new(),
+    };
     let mut body = (*func.block).clone();
     probes.block(&mut body, scope, Vec::new());
     let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
@@ -507,6 +514,9 @@ struct Probes<'a> {
     result: bool,
     /// Whether the next block is the function's body, whose last statement is its return value.
     body: bool,
+    /// Whether a loop's header runs after the current block's last statement (a `while` or `for`
+    /// body, or a block that ends one).
+    pass_end: bool,
     /// The bindings the headers of the loops around the current block mention: run again between a
     /// pass's last statement and the next pass's first, they could change what the last one did.
     headers: Vec<String>,
@@ -528,6 +538,9 @@ struct Hints {
     element: Option<(Ident, usize)>,
     /// A binding the statement before made as a copy of another (`copied_by`).
     copy: Option<(Ident, Ident)>,
+    /// Until the call's next probe, nothing of the call runs but this statement: it holds no block
+    /// and no jump, and no loop's header runs after it.
+    alone: bool,
 }
 
 impl Probes<'_> {
@@ -536,6 +549,7 @@ impl Probes<'_> {
     /// probed just before it (a loop's header, run again before each pass).
     fn block(&mut self, block: &mut Block, mut scope: Scope, entry: Vec<String>) {
         let body = std::mem::replace(&mut self.body, false);
+        let pass_end = self.pass_end;
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
         let mut fresh = entry;
         // What the statement just before did to one binding (see `element_set_by`, `copied_by`).
@@ -557,19 +571,28 @@ impl Probes<'_> {
                 self.host.iter().any(|field| root(&field.value) == Some(name))
                     && !self.headers.contains(&name.to_string())
             });
+            let ends_pass = pass_end && at == last;
+            let let_else = matches!(&stmt, Stmt::Local(local) if local.init.as_ref().is_some_and(|init| init.diverge.is_some()));
             let hints = Hints {
                 moves: moves.cloned(),
                 appends,
                 returns: returned_by(&stmt, body && at == last, self.result, &scope),
                 element: element.take(),
                 copy: copy.take(),
+                alone: header.is_none()
+                    && !let_else
+                    && !ends_pass
+                    && !jumps(stmt.to_token_stream()),
             };
             let changes = header.as_deref().unwrap_or(&mentions);
             let probe = self.probe(stmt.span(), &scope, changes, &fresh, &hints);
             stmts.push(probe);
             element = element_set_by(&stmt, &scope);
             copy = copied_by(&stmt, &scope);
+            // An `if`, `match` or block that ends a loop's pass: so do its blocks.
+            self.pass_end = ends_pass;
             self.nested(&mut stmt, &scope);
+            self.pass_end = pass_end;
             if let Stmt::Local(local) = &stmt {
                 bind_local(local, &mut scope);
             }
@@ -586,10 +609,12 @@ impl Probes<'_> {
 
     /// A loop's body, with the names its header mentions (`header`) kept from pushes' shortcut.
     fn loop_body(&mut self, body: &mut Block, scope: Scope, header: Vec<String>) {
-        let outer = self.headers.len();
+        let (outer, pass_end) = (self.headers.len(), self.pass_end);
         self.headers.extend(header.iter().cloned());
+        self.pass_end = true;
         self.block(body, scope, header);
         self.headers.truncate(outer);
+        self.pass_end = pass_end;
     }
 
     /// Instruments the blocks a statement owns: branches, loop bodies, `let ... else`.
@@ -599,7 +624,9 @@ impl Probes<'_> {
                 if let Some(Expr::Block(else_block)) =
                     local.init.as_mut().and_then(|init| init.diverge.as_mut()).map(|d| &mut *d.1)
                 {
+                    let pass_end = std::mem::replace(&mut self.pass_end, false);
                     self.block(&mut else_block.block, scope.clone(), Vec::new());
+                    self.pass_end = pass_end;
                 }
             }
             Stmt::Expr(expr, _) => self.expr(expr, scope),
@@ -637,7 +664,12 @@ impl Probes<'_> {
                 let entry = mentioned(quote!(#cond), &inner);
                 self.loop_body(&mut e.body, inner, entry);
             }
-            Expr::Loop(e) => self.block(&mut e.body, scope.clone(), Vec::new()),
+            Expr::Loop(e) => {
+                // Nothing runs between a pass's last statement and the next pass's first.
+                let pass_end = std::mem::replace(&mut self.pass_end, false);
+                self.block(&mut e.body, scope.clone(), Vec::new());
+                self.pass_end = pass_end;
+            }
             Expr::Match(e) => {
                 for arm in &mut e.arms {
                     if let Expr::Block(body) = &mut *arm.body {
@@ -702,6 +734,7 @@ impl Probes<'_> {
             let (copy, of) = (name(copy), name(of));
             quote!((#copy, #of))
         }));
+        let alone = hints.alone;
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
@@ -717,6 +750,7 @@ impl Probes<'_> {
                         returns: #returns,
                         element: #element,
                         copy: #copy,
+                        alone: #alone,
                     },
                     &[#(#values),*],
                     &[#(#host),*],
