@@ -1,13 +1,17 @@
 //! A short trace's fixed costs, natively: one scenario (default `write`/`clear`) traced and written as
 //! the page gets it (`Trace::to_wire`) many times over, for a profiler (`perf record`), with the
-//! time and the number of allocations per trace.
+//! time and the number of allocations per trace, and the time per step.
+//! Arguments: `FIGURE SCENARIO RUNS [en]` (Chinese unless `en`).
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 use todo_trace::lesson::Lang;
 use todo_trace::run::trace;
 
-/// The system allocator, counting its allocations (a reallocation counts as one).
+/// The system allocator, counting its allocations (a reallocation counts as one). Natively only: built
+/// for wasm (as `cargo test --target wasm32-unknown-unknown` builds examples), the library's own
+/// allocator is the global one.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -28,6 +32,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
@@ -36,7 +41,10 @@ fn main() {
     let figure = args.next().unwrap_or_else(|| "write".into());
     let scenario = args.next().unwrap_or_else(|| "clear".into());
     let runs: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(30_000);
-    let once = || trace(&figure, &scenario, Lang::Zh).unwrap().to_wire();
+    // The bench's language by default; `en` for the English page's (all-ASCII) traces.
+    let lang = if args.next().as_deref() == Some("en") { Lang::En } else { Lang::Zh };
+    let once = || trace(&figure, &scenario, lang).unwrap().to_wire();
+    let steps = trace(&figure, &scenario, lang).unwrap().recording.steps.len();
     let before = ALLOCATIONS.load(Relaxed);
     std::hint::black_box(once());
     let allocations = ALLOCATIONS.load(Relaxed) - before;
@@ -46,6 +54,7 @@ fn main() {
     }
     let each = start.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
     println!(
-        "{figure}/{scenario}: {each:.2} us and {allocations} allocations a trace ({runs} runs)"
+        "{figure}/{scenario}: {each:.2} us and {allocations} allocations a trace, {:.3} us a step of {steps} ({runs} runs)",
+        each / steps as f64
     );
 }

@@ -250,7 +250,7 @@ fn latest_result(messages: &[Message], tool: &str, path: Option<&str>) -> Option
 
 impl Model for StandIn {
     fn reply(&mut self, request: &Request) -> Vec<Block> {
-        trace::request(&request.messages, &request.tools);
+        trace::request(&request.messages, &request.tools, request);
         if self.keep {
             self.requests.push(request.clone());
         }

@@ -869,9 +869,24 @@ pub struct Probe {
     /// Bindings that may have changed since the call's previous step other than by that step's
     /// statement (a loop header run again, a jump out of a nested block).
     pub fresh: &'static [&'static str],
-    /// The binding the statement just before this one only appended to (`history.push(message);`,
-    /// asserted a `Vec`): the entries it had then are unchanged.
-    pub appended: &'static [&'static str],
+    /// The binding this probe's statement only appends to (`history.push(message);`, asserted a
+    /// `Vec`): at the call's next step, the entries it had are unchanged. Nothing else can run in
+    /// between (`#[traced]` leaves out a push in a loop whose header mentions the binding).
+    pub appends: &'static [&'static str],
+    /// The binding this probe's statement returns as it is (`Ok(prepared)`): the call's return
+    /// value is its value at this step.
+    pub returns: Option<&'static str>,
+    /// A binding the statement just before this one changed at one element only (`prepared[0]
+    /// .content = ...;`, asserted a `Vec`), and where: that element is handed to `step`, and the
+    /// other elements are the ones the binding had.
+    pub element: Option<(&'static str, usize)>,
+    /// A binding the statement just before this one made as a copy of another, and that other
+    /// (`let prepared = messages.to_vec();`): the two have the same value.
+    pub copy: Option<(&'static str, &'static str)>,
+    /// Until the call's next step, nothing of the call runs but this probe's statement (it holds no
+    /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
+    /// the value this step gives it, whatever runs meanwhile (see [`request`]).
+    pub alone: bool,
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -914,6 +929,8 @@ struct Tables {
     values: Vec<(u64, u32)>,
     /// The same for the values written by their parts, by the hash of their whole text.
     whole: Vec<(u64, u32)>,
+    /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
+    lengths: Vec<usize>,
     /// Where a value is written to be compared or stored.
     scratch: Vec<u8>,
     /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
@@ -937,6 +954,43 @@ impl Tables {
         let index = self.store(&text, previous);
         self.scratch = text;
         index
+    }
+
+    /// The parts of a request stored by its parts (`{"tools":3,"messages":4}`, the messages by theirs
+    /// too): the tools' index, and each message's. `None` if it is not stored so.
+    fn request_parts(&self, index: u32) -> Option<(u32, Vec<u32>)> {
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        let by_parts = |index: u32| parts.binary_search(&index).is_ok();
+        let text = values[index as usize].bytes();
+        let fields = children(text).filter(|_| by_parts(index))?;
+        let [tools, messages] = &fields[..] else { return None };
+        let named = |part: &Part, key: &[u8]| &text[part.key.clone()] == key;
+        if !named(tools, b"\"tools\":") || !named(messages, b"\"messages\":") {
+            return None;
+        }
+        let messages = index_at(&text[messages.value.clone()]);
+        let tools = index_at(&text[tools.value.clone()]);
+        by_parts(messages).then(|| (tools, part_indices(values[messages as usize].bytes())))
+    }
+
+    /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
+    /// changed to `element`: the element is written, the others' indices kept. `value` is written
+    /// whole if `previous` is not stored by its parts (or has no such element).
+    fn element_changed(
+        &mut self,
+        previous: u32,
+        at: usize,
+        element: &dyn Snapshot,
+        value: &dyn Snapshot,
+    ) -> u32 {
+        let stored = self.done.parts.binary_search(&previous).is_ok();
+        let mut entries =
+            if stored { part_indices(self.done.values[previous as usize].bytes()) } else { vec![] };
+        if at >= entries.len() {
+            return self.value(value, Some(previous));
+        }
+        entries[at] = self.value(element, Some(entries[at]));
+        self.list_value(&entries, Some(previous))
     }
 
     /// The index of a list whose entries are stored already (a host field's), without writing it again:
@@ -987,9 +1041,12 @@ impl Tables {
         // A long value written again is most often what it was, or one stored before: compared part by
         // part, before any split.
         let (values, parts) = (&self.done.values, &self.done.parts);
-        if let Some(previous) = previous.filter(|&previous| parts.binary_search(&previous).is_ok())
-        {
-            if matches(values, parts, previous, text, 0) == Some(text.len()) {
+        // Of another length it is not (the conversation grows at each model call): not compared.
+        let at_parts = previous.and_then(|previous| parts.binary_search(&previous).ok());
+        if let Some((previous, at)) = previous.zip(at_parts) {
+            if self.lengths[at] == text.len()
+                && matches(values, parts, previous, text, 0) == Some(text.len())
+            {
                 return previous;
             }
         }
@@ -1055,10 +1112,22 @@ impl Tables {
             }
         }
         let index = values.len() as u32;
-        values.push(Json(text.into()));
         if by_parts {
+            // Its parts' whole lengths in place of their indices.
+            let mut length = text.len();
+            for part in children(text).unwrap_or_default() {
+                let digits = &text[part.value];
+                let part = index_at(digits);
+                length -= digits.len();
+                length += match parts.binary_search(&part) {
+                    Ok(at) => self.lengths[at],
+                    Err(_) => values[part as usize].bytes().len(),
+                };
+            }
             parts.push(index);
+            self.lengths.push(length);
         }
+        values.push(Json(text.into()));
         self.values.insert(at, (hash, index));
         index
     }
@@ -1201,17 +1270,22 @@ fn value_end(text: &[u8], mut i: usize) -> usize {
 }
 
 /// Where a JSON string whose text starts at `i` (after its opening quote) ends: after its closing
-/// quote. Runs of eight bytes with neither a quote nor a backslash are passed over whole.
+/// quote. Eight bytes are looked at a time: passed over whole when they hold neither a quote nor a
+/// backslash, else gone straight to the first that is one (most strings of a value are short keys).
 fn string_end(text: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let has = |word: u64, byte: u8| {
+    // The high bit of each byte of `word` that is `byte`; a borrow can also set it in a byte after
+    // one that is, so only the lowest is sure, and only it is used.
+    let find = |word: u64, byte: u8| {
         let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+        x.wrapping_sub(ONES) & !x & (ONES << 7)
     };
     loop {
         while let Some(bytes) = text.get(i..i + 8) {
             let word = u64::from_le_bytes(bytes.try_into().unwrap_or([b'"'; 8]));
-            if has(word, b'"') || has(word, b'\\') {
+            let special = find(word, b'"') | find(word, b'\\');
+            if special != 0 {
+                i += special.trailing_zeros() as usize / 8;
                 break;
             }
             i += 8;
@@ -1333,6 +1407,13 @@ struct Slot {
     /// The full name of its value's type (empty if it never had one): the same type, the same binding.
     ty: &'static str,
     value: Option<u32>,
+    /// Where the value was at the step (compared, never read): see [`request`].
+    at: usize,
+}
+
+/// Where a value handed to the recorder is, to be compared.
+fn address(value: &dyn Snapshot) -> usize {
+    value as *const dyn Snapshot as *const () as usize
 }
 
 struct Frame {
@@ -1341,6 +1422,10 @@ struct Frame {
     line: Option<u32>,
     /// What the latest step's statement mentions: the bindings that may differ at the next one.
     mentions: &'static [&'static str],
+    /// What the latest step's statement only appends to, and returns (see [`Probe`]).
+    appends: &'static [&'static str],
+    returns: Option<&'static str>,
+    alone: bool,
     locals: Vec<Slot>,
     /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
     scope: u32,
@@ -1439,14 +1524,33 @@ pub fn decide(event: HostEvent) {
 }
 
 /// Notes the request of a model call: its prepared `messages` against the stored history as the
-/// latest step saw it (the host's `messages` field), and its `tools`.
-pub fn request(messages: &dyn HostList, tools: &dyn Snapshot) {
+/// latest step saw it (the host's `messages` field), and its `tools`; `whole` is the request.
+pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapshot) {
     with(|r| {
         if r.truncated {
             return;
         }
         let history = r.host.iter().find(|(field, _)| *field == "messages");
         let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
+        // The request is most often a local of the current call (`run_loop`'s `request`), stored at
+        // its latest step and not changed since: only that step's statement has run (`alone`), and
+        // it does not mention it. Then its parts are the messages and the tools, already stored.
+        let frame = r.frames.last().filter(|frame| frame.alone && !r.settings.every_value);
+        let local = frame.and_then(|frame| {
+            let same =
+                |slot: &&Slot| slot.at == address(whole) && same_static(slot.ty, whole.type_name());
+            let slot = frame.locals.iter().find(same)?;
+            (!is_in(frame.mentions, slot.name)).then_some(slot.value).flatten()
+        });
+        let stored = local.and_then(|index| r.tables.request_parts(index));
+        if let Some((tools, messages)) = stored {
+            let differs = (0..messages.len() as u32)
+                .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
+                .collect();
+            let step = r.tables.done.steps.len() as u32;
+            r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
+            return;
+        }
         // Every prepared message but the first is most often the stored one at its place.
         let messages = r.tables.entries(messages, &history, 0);
         let differs = (0..messages.len() as u32)
@@ -1485,6 +1589,9 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 symbol,
                 line: None,
                 mentions: &[],
+                appends: &[],
+                returns: None,
+                alone: false,
                 locals: Vec::new(),
                 scope: 0,
                 latest: 0,
@@ -1499,11 +1606,12 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 ///
 /// `values[i]` goes with `probe.names[i]`; `None` is a binding that was moved away. `host` are the
 /// host fields the function can reach (`#[traced(host(items = state.items))]`): the field's name,
-/// the binding it is reached through, and the list.
+/// the binding it is reached through, and the list. `element` is the element `probe.element` names.
 pub fn step(
     probe: &'static Probe,
     values: &[Option<&dyn Snapshot>],
     host: &[(&'static str, &'static str, &dyn HostList)],
+    element: Option<&dyn Snapshot>,
 ) {
     with(|r| {
         if r.silent > 0 || r.truncated {
@@ -1511,7 +1619,9 @@ pub fn step(
         }
         let Some(frame) = r.frames.last_mut() else { return };
         let first = frame.line.is_none();
-        let every = r.settings.every_value || first;
+        // The shortcuts below are not taken with `every_value`, so that tests can hold them to it.
+        let quick = !r.settings.every_value;
+        let every = !quick || first;
         let may_differ =
             |name: &str| every || is_in(frame.mentions, name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
@@ -1524,7 +1634,7 @@ pub fn step(
                 let known = r.host.iter().position(|(known, _)| *known == key);
                 let before = known.map_or(&[][..], |at| &r.host[at].1);
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
-                let kept = if !every && is_in(probe.appended, root) { before.len() } else { 0 };
+                let kept = if !every && is_in(frame.appends, root) { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
                 match known {
                     Some(at) => r.host[at].1 = entries,
@@ -1549,7 +1659,8 @@ pub fn step(
                     (Slot { value: None, ..before }, change)
                 }
                 (None, None) => {
-                    (Slot { name, binding: tables.binding(name, ""), ty: "", value: None }, 'm')
+                    let binding = tables.binding(name, "");
+                    (Slot { name, binding, ty: "", value: None, at: 0 }, 'm')
                 }
                 (Some(_), Some(before)) if before.value.is_some() && !may_differ(name) => {
                     (before, '.')
@@ -1559,9 +1670,21 @@ pub fn step(
                     let entries =
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
                     let previous = before.and_then(|before| before.value);
-                    let index = match entries {
-                        Some((_, entries)) => tables.list_value(entries, previous),
-                        None => tables.value(*value, previous),
+                    // Made as a copy of a binding before it: that one's value, as just worked out.
+                    let copied = probe.copy.filter(|&(copy, _)| quick && same_static(copy, name));
+                    let copied = copied.and_then(|(_, of)| {
+                        locals.iter().find(|slot: &&Slot| same_static(slot.name, of))?.value
+                    });
+                    // Changed at one element: that element, and the other elements' indices.
+                    let changed = probe.element.filter(|&(key, _)| quick && same_static(key, name));
+                    let changed = changed.zip(element).zip(previous);
+                    let index = match (copied, changed, entries) {
+                        (Some(index), _, _) => index,
+                        (_, Some((((_, at), element), previous)), _) => {
+                            tables.element_changed(previous, at, element, *value)
+                        }
+                        (_, _, Some((_, entries))) => tables.list_value(entries, previous),
+                        _ => tables.value(*value, previous),
                     };
                     let ty = value.type_name();
                     let binding = match before {
@@ -1569,7 +1692,7 @@ pub fn step(
                         Some(before) if same_static(before.ty, ty) => before.binding,
                         _ => tables.binding(name, type_label(ty)),
                     };
-                    let slot = Slot { name, binding, ty, value: Some(index) };
+                    let slot = Slot { name, binding, ty, value: Some(index), at: 0 };
                     let change = match before {
                         None => '+',
                         Some(before) if before.binding != slot.binding => '+',
@@ -1582,7 +1705,8 @@ pub fn step(
             if change == '~' && !first {
                 was.push(earlier.and_then(|before| before.value));
             }
-            locals.push(slot);
+            let at = value.map_or(0, address);
+            locals.push(Slot { at, ..slot });
             changes.push(if first { '.' } else { change });
         }
 
@@ -1591,6 +1715,9 @@ pub fn step(
         let ran = frame.line;
         frame.line = Some(probe.line);
         frame.mentions = probe.mentions;
+        frame.appends = probe.appends;
+        frame.returns = probe.returns;
+        frame.alone = probe.alone;
         frame.locals = locals;
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
@@ -1599,18 +1726,22 @@ pub fn step(
 
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
-    leave_with(frame, |tables, lang| match result {
-        Ok(value) => Ending::Value(tables.value(value, None)),
+    leave_with(frame, |tables, lang, returned| match result {
+        Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
         Err(error) => Ending::Failed(error.info(lang)),
     });
 }
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |tables, _| Ending::Value(tables.value(value, None)));
+    leave_with(frame, |tables, _, returned| {
+        Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
+    });
 }
 
-fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Ending) {
+/// `ending` is given the value of the binding the last statement returned as it is, if it did
+/// (`Probe::returns`): the call's value, already stored.
+fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u32>) -> Ending) {
     if frame.recorded {
         with(|r| {
             if r.truncated {
@@ -1621,7 +1752,10 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang) -> Endin
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
-            let ending = Some(ending(&mut r.tables, r.lang));
+            let returned = top.returns.filter(|_| !r.settings.every_value).and_then(|name| {
+                top.locals.iter().find(|slot| same_static(slot.name, name))?.value
+            });
+            let ending = Some(ending(&mut r.tables, r.lang, returned));
             r.push(ending, scope, values, changes, Vec::new(), Some(line));
         });
     }
@@ -1814,6 +1948,208 @@ mod tests {
         assert_eq!(every - quick, 2, "{quick} written, against {every} with every value");
     }
 
+    /// Records `run` quickly and with `every_value`: how many `Counted` and `Noted` values each wrote,
+    /// after asserting that both recorded the very same trace.
+    fn writes<T>(target: &'static str, run: impl Fn() -> T) -> (usize, usize) {
+        let record = |settings| {
+            WRITTEN.with(|written| written.set(0));
+            let (recording, _) = super::record_with(target, Lang::En, &[], settings, &run);
+            (WRITTEN.with(|written| written.get()), serde_json::to_string(&recording).unwrap())
+        };
+        let (quick, quick_trace) = record(super::Settings::default());
+        let (every, every_trace) =
+            record(super::Settings { every_value: true, ..Default::default() });
+        assert_eq!(quick_trace, every_trace);
+        (quick, every)
+    }
+
+    #[traced(host(entries = list))]
+    fn gather(rounds: u32) -> usize {
+        let mut list = vec![Counted(0)];
+        let mut round = 0;
+        loop {
+            if round == rounds {
+                return list.len();
+            }
+            round += 1;
+            list.push(Counted(round));
+        }
+    }
+
+    /// A push at the end of a loop's body is still the last thing done to the list when the next
+    /// pass starts: the pass's first step writes only the new entry.
+    #[test]
+    fn after_a_push_that_ends_a_pass_only_the_new_entry_is_written() {
+        let (quick, _) = writes("gather", || gather(3));
+        // The first entry once it is bound, then each new one; without the shortcut, 1 + 2 + 3 + 4.
+        assert_eq!(quick, 1 + 3);
+    }
+
+    #[traced(host(entries = list))]
+    fn refill(mut n: u32) -> usize {
+        let mut list = vec![Counted(1)];
+        while std::mem::replace(&mut list[0], Counted(n)).0 < 30 {
+            n += 10;
+            list.push(Counted(n));
+        }
+        list.len()
+    }
+
+    /// A loop's header runs between a pass's push and the next pass, and here changes an entry the
+    /// list had: the push's shortcut is not taken there (or the trace would show the old entry).
+    #[test]
+    fn a_loop_header_that_changes_the_list_keeps_the_push_from_its_shortcut() {
+        writes("refill", || refill(0));
+    }
+
+    /// A record long enough that eight of them are written by their parts; counted as `Counted` is.
+    #[derive(Clone)]
+    struct Noted(u32);
+
+    impl serde::Serialize for Noted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            WRITTEN.with(|written| written.set(written.get() + 1));
+            let mut record = serializer.serialize_struct("Noted", 2)?;
+            record.serialize_field("n", &self.0)?;
+            record.serialize_field("text", &"x".repeat(80))?;
+            record.end()
+        }
+    }
+
+    #[traced]
+    fn relabel(list: &[Noted], first: u32) -> Vec<Noted> {
+        let mut copy = list.to_vec();
+        copy[0] = Noted(first);
+        copy
+    }
+
+    /// A copy takes its original's value, a list changed at one element has only that element written,
+    /// and a binding returned as it is is not written again.
+    #[test]
+    fn a_copy_one_element_and_a_returned_binding_are_not_written_again() {
+        let list: Vec<Noted> = (1..9).map(Noted).collect();
+        let (quick, every) = writes("relabel", || relabel(&list, 0));
+        // The list's eight records, then the new first one; every step and the return write them all.
+        assert_eq!(quick, 8 + 1, "against {every} with every value");
+    }
+
+    #[traced]
+    fn shadow(item: u32, pick: Option<u32>) -> u32 {
+        let mut total = item;
+        match pick {
+            Some(item) => {
+                total += item;
+            }
+            _ => {
+                total += 1;
+            }
+        }
+        total
+    }
+
+    /// The first step in a `match` arm's block sees what the scrutinee and the patterns did, not the
+    /// whole statement: an arm's binding that shadows a local is written there, as the new one.
+    #[test]
+    fn a_binding_of_a_match_arm_is_written_at_the_arm_s_first_step() {
+        writes("shadow", || shadow(1, Some(5)));
+        let (recording, _) = record("shadow", Lang::En, &[], || shadow(1, Some(5)));
+        let items = recording.steps.iter().flat_map(|step| recording.locals(step));
+        let items: Vec<_> = items.filter(|l| l.name == "item").filter_map(|l| l.value).collect();
+        assert!(items.iter().any(|item| item.get() == "5"), "{items:?}");
+    }
+
+    /// A model that only has its request noted.
+    struct Echo;
+
+    impl crate::agent_types::Model for Echo {
+        fn reply(&mut self, request: &crate::agent_types::Request) -> Vec<crate::types::Block> {
+            super::request(&request.messages, &request.tools, request);
+            Vec::new()
+        }
+
+        fn describe(&self) -> String {
+            "echo".into()
+        }
+    }
+
+    /// Changes the request, then asks: the statement that calls this mentions `request`.
+    fn shorten_and_ask(
+        request: &mut crate::agent_types::Request,
+        model: &mut dyn crate::agent_types::Model,
+    ) -> usize {
+        request.messages.pop();
+        model.reply(request).len()
+    }
+
+    #[traced]
+    fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+        let mut request = crate::agent_types::Request {
+            tools: crate::agent_types::tool_definitions(Lang::En),
+            messages: (0..count)
+                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
+                .collect(),
+        };
+        let first = model.reply(&request).len();
+        let second = shorten_and_ask(&mut request, model);
+        first + second
+    }
+
+    /// A request noted while the latest step's value of the local it is can stand for it (the
+    /// first), and one changed by the statement running since (the second): both as written in full.
+    #[test]
+    fn a_request_is_noted_from_the_local_only_while_that_is_unchanged() {
+        writes("ask_twice", || ask_twice(&mut Echo, 6));
+        let (recording, _) = record("ask_twice", Lang::En, &[], || ask_twice(&mut Echo, 6));
+        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        assert_eq!(sizes, [6, 5]);
+        // The first is the local's value, by its parts (the second's messages are a value of their own).
+        let local = recording.steps[1].values[2].unwrap();
+        let parts = super::part_indices(recording.values[local as usize].bytes());
+        assert_eq!(recording.requests[0].tools, parts[0]);
+    }
+
+    #[traced]
+    fn ask_while(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+        let mut request = crate::agent_types::Request {
+            tools: crate::agent_types::tool_definitions(Lang::En),
+            messages: (0..count)
+                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
+                .collect(),
+        };
+        let mut asked = 0;
+        while asked < 2 && shorten_and_ask(&mut request, model) == 0 {
+            asked += 1;
+        }
+        asked
+    }
+
+    /// A loop's condition runs after the pass's last statement, which does not mention what the
+    /// condition changes: a request noted there is written in full.
+    #[test]
+    fn a_request_noted_in_a_loop_condition_is_written_in_full() {
+        writes("ask_while", || ask_while(&mut Echo, 6));
+        let (recording, _) = record("ask_while", Lang::En, &[], || ask_while(&mut Echo, 6));
+        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        assert_eq!(sizes, [5, 4]);
+    }
+
+    #[traced]
+    fn steal(first: u32) -> Vec<Noted> {
+        let mut list: Vec<Noted> = (1..9).map(Noted).collect();
+        list[0] = std::mem::replace(&mut list[7], Noted(first));
+        list
+    }
+
+    /// An assignment to one element whose value changes another one (through `list`, which it
+    /// mentions) has the whole list written again: the trace shows the new last record.
+    #[test]
+    fn an_element_set_from_the_list_itself_has_the_list_written_again() {
+        let (quick, _) = writes("steal", || steal(0));
+        // The list once bound, and again after the assignment: nothing more when it is returned.
+        assert_eq!(quick, 8 + 8);
+    }
+
     #[test]
     fn only_a_real_move_is_shown_as_moved() {
         let (recording, total) =
@@ -1884,6 +2220,8 @@ mod tests {
         );
         assert_eq!(whole(&tables, list), text(&json!(history)));
         assert_eq!(whole(&tables, object), text(&request));
+        // Each one's whole length is known without writing it out.
+        assert_eq!(tables.lengths, [list, object].map(|index| whole(&tables, index).len()));
         // The same text again is the same value, with or without a hint.
         assert_eq!(tables.store(&text(&request), None), object);
         assert_eq!(tables.store(&text(&json!(history)), Some(list)), list);
@@ -1921,6 +2259,34 @@ mod tests {
                 "{} bytes (split from {PARTS_FROM})",
                 joined.len()
             );
+        }
+    }
+
+    /// `string_end` finds the closing quote wherever it and the escapes before it fall in a word.
+    #[test]
+    fn string_end_finds_the_closing_quote_at_every_place() {
+        let naive = |text: &[u8], mut i: usize| loop {
+            match text.get(i) {
+                None => return i,
+                Some(b'"') => return i + 1,
+                Some(b'\\') => i += 2,
+                Some(_) => i += 1,
+            }
+        };
+        for len in 0..20 {
+            for escape in 0..len {
+                let mut text = vec![b'a'; len];
+                text[escape] = b'\\';
+                // An escaped quote, a quote after an escaped backslash, and an unclosed string.
+                for (k, next) in [b'"', b'\\', b'b'].into_iter().enumerate() {
+                    let mut text = text.clone();
+                    if escape + 1 < len {
+                        text[escape + 1] = next;
+                    }
+                    text.extend_from_slice(if k == 2 { b"" } else { b"x\"y" });
+                    assert_eq!(super::string_end(&text, 0), naive(&text, 0), "{text:?}");
+                }
+            }
         }
     }
 

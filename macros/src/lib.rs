@@ -16,6 +16,9 @@
 //!   changed (a loop's header, the statement before): the recorder serializes a binding again only
 //!   when the statement just run could have changed it, so a step costs the same however large the
 //!   data is;
+//! - it notes, for the recorder, statements that change a value in a way it can follow without
+//!   writing the value again: a push onto a host list, a copy (`let b = a.to_vec();`), a change to
+//!   one element (`b[0].content = ...;`), and a binding returned as it is (`Ok(b)`);
 //! - the body runs inside a closure so that every way out (`return`, `?`, the tail) passes one
 //!   epilogue that records the `return` or `error` step.
 //!
@@ -137,7 +140,15 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     let name = func.sig.ident.to_string();
     let leave = if returns_result(&ret) { quote!(leave_result) } else { quote!(leave_value) };
     let lines = lines_of(func);
-    let mut probes = Probes { host, spans: Vec::new() };
+    let result = returns_result(&ret);
+    let mut probes = Probes {
+        host,
+        result,
+        body: true,
+        pass_end: false,
+        headers: Vec::new(),
+        spans: Vec::new(),
+    };
     let mut body = (*func.block).clone();
     probes.block(&mut body, scope, Vec::new());
     let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
@@ -306,9 +317,9 @@ fn moved_by(stmt: &Stmt) -> Option<&Ident> {
 }
 
 /// The binding a statement only appends to: `name.push(value);`, where `value` neither mentions
-/// `name` nor holds a block (so no probe runs between this statement's and the next one's). The next
+/// `name` nor holds a block or a jump (so no probe runs while it does, and it ends at the push). The
 /// statement's probe asserts it is a `Vec`, whose `push` leaves the entries it had as they were, so
-/// the recorder writes only the new entry of a host list read through it.
+/// at the call's next step the recorder writes only the new entry of a host list read through it.
 fn appended_by(stmt: &Stmt, scope: &Scope) -> Option<Ident> {
     let Stmt::Expr(Expr::MethodCall(call), Some(_)) = stmt else { return None };
     let Expr::Path(path) = &*call.receiver else { return None };
@@ -317,8 +328,74 @@ fn appended_by(stmt: &Stmt, scope: &Scope) -> Option<Ident> {
     let only_appends = call.method == "push"
         && scope.get(name).is_some()
         && !has_block(args.clone())
+        && !jumps(args.clone())
         && !mentioned(args, scope).contains(&name.to_string());
     only_appends.then(|| name.clone())
+}
+
+/// The binding a statement changes at one element only: `name[0].field = value;` (any fields after
+/// the literal index), where `value` neither mentions `name` nor holds a block or a jump. The next
+/// statement's probe asserts `name` is a `Vec` and hands that element over: the recorder writes it
+/// and reuses the indices of the other elements, which are unchanged.
+fn element_set_by(stmt: &Stmt, scope: &Scope) -> Option<(Ident, usize)> {
+    let Stmt::Expr(Expr::Assign(assign), Some(_)) = stmt else { return None };
+    let mut place = &*assign.left;
+    while let Expr::Field(field) = place {
+        place = &field.base;
+    }
+    let Expr::Index(index) = place else { return None };
+    let Expr::Path(path) = &*index.expr else { return None };
+    let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(at), .. }) = &*index.index else {
+        return None;
+    };
+    let name = path.path.get_ident()?;
+    let value = assign.right.to_token_stream();
+    let only_there = scope.get(name).is_some_and(|b| !b.moved)
+        && !has_block(value.clone())
+        && !jumps(value.clone())
+        && !mentioned(value, scope).contains(&name.to_string());
+    Some((name.clone(), at.base10_parse().ok()?)).filter(|_| only_there)
+}
+
+/// `let name = other.clone();` (or `to_vec()`, `to_owned()`): `name` and `other` then serialize the
+/// same (a clone is equal to what it was made from, as derived `Clone` and std's are), so the next
+/// probe gives `name` the value `other` has there, without writing it.
+fn copied_by(stmt: &Stmt, scope: &Scope) -> Option<(Ident, Ident)> {
+    let Stmt::Local(local) = stmt else { return None };
+    let Pat::Ident(pat) = &local.pat else { return None };
+    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+    let Expr::MethodCall(call) = &*init.expr else { return None };
+    let Expr::Path(path) = &*call.receiver else { return None };
+    let other = path.path.get_ident()?;
+    let copies = ["clone", "to_vec", "to_owned"].iter().any(|method| call.method == method);
+    let known = scope.get(other).is_some_and(|b| !b.moved);
+    let plain = pat.subpat.is_none() && pat.by_ref.is_none() && pat.ident != *other;
+    (copies && call.args.is_empty() && known && plain).then(|| (pat.ident.clone(), other.clone()))
+}
+
+/// The binding a statement returns as it is: `return name;` or, as the body's last statement,
+/// `name`; `Ok(name)` instead where the function returns a `Result`. The call's return value is
+/// then that binding's value at the statement's probe, and the recorder need not write it again.
+fn returned_by(stmt: &Stmt, tail: bool, result: bool, scope: &Scope) -> Option<Ident> {
+    let value = match stmt {
+        Stmt::Expr(Expr::Return(ret), _) => ret.expr.as_deref()?,
+        Stmt::Expr(value, None) if tail => value,
+        _ => return None,
+    };
+    let value = match value {
+        Expr::Call(call) if result && call.args.len() == 1 => {
+            let Expr::Path(ok) = &*call.func else { return None };
+            if !ok.path.is_ident("Ok") {
+                return None;
+            }
+            &call.args[0]
+        }
+        _ if result => return None,
+        value => value,
+    };
+    let Expr::Path(path) = value else { return None };
+    let name = path.path.get_ident()?;
+    scope.get(name).is_some_and(|b| !b.moved).then(|| name.clone())
 }
 
 /// Whether `tokens` hold a `{ ... }` group anywhere (a block, a closure's body, a struct literal).
@@ -384,6 +461,44 @@ fn changing_part(stmt: &Stmt) -> Tokens {
     stmt.to_token_stream()
 }
 
+/// What of a statement that holds blocks runs before the first statement of one of them: a loop's
+/// header, each condition of an `if` chain, a `match`'s scrutinee, patterns and guards; nothing for
+/// `loop` and a plain block. The call's next probe is then either in such a block, with only that
+/// run since the statement's own probe, or after the statement, where `fresh` names all it mentions.
+/// `None` for any other statement.
+fn header_part(stmt: &Stmt) -> Option<Tokens> {
+    let Stmt::Expr(expr, _) = stmt else { return None };
+    match expr {
+        Expr::If(e) => {
+            let mut conds = e.cond.to_token_stream();
+            let mut otherwise = &e.else_branch;
+            while let Some((_, branch)) = otherwise {
+                let Expr::If(next) = &**branch else { break };
+                let cond = &next.cond;
+                conds.extend(quote!(; #cond));
+                otherwise = &next.else_branch;
+            }
+            Some(conds)
+        }
+        Expr::ForLoop(e) => {
+            let (pat, iter) = (&e.pat, &e.expr);
+            Some(quote!(#pat; #iter))
+        }
+        Expr::While(e) => Some(e.cond.to_token_stream()),
+        Expr::Loop(_) | Expr::Block(_) => Some(Tokens::new()),
+        Expr::Match(e) => {
+            let mut header = e.expr.to_token_stream();
+            // A pattern holds its guard (`Pat::Guard`).
+            for arm in &e.arms {
+                let pat = &arm.pat;
+                header.extend(quote!(; #pat));
+            }
+            Some(header)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `tokens` hold a `break` or `continue`, which could leave a block without returning.
 fn jumps(tokens: Tokens) -> bool {
     tokens.into_iter().any(|token| match token {
@@ -395,8 +510,37 @@ fn jumps(tokens: Tokens) -> bool {
 
 struct Probes<'a> {
     host: &'a [HostField],
+    /// Whether the function returns a `Result` (see `returned_by`).
+    result: bool,
+    /// Whether the next block is the function's body, whose last statement is its return value.
+    body: bool,
+    /// Whether a loop's header runs after the current block's last statement (a `while` or `for`
+    /// body, or a block that ends one).
+    pass_end: bool,
+    /// The bindings the headers of the loops around the current block mention: run again between a
+    /// pass's last statement and the next pass's first, they could change what the last one did.
+    headers: Vec<String>,
     /// Where each probe went, in source order.
     spans: Vec<Span>,
+}
+
+/// What a probe knows about its statement, and the one before, beyond what they mention: each
+/// lets the recorder skip writing a value again (see `crate::trace::Probe`).
+#[derive(Default)]
+struct Hints {
+    /// A binding the statement moves out of: asserted not `Copy`.
+    moves: Option<Ident>,
+    /// A host list's root the statement only appends to (`appended_by`): asserted a `Vec`.
+    appends: Option<Ident>,
+    /// A binding the statement returns as it is (`returned_by`).
+    returns: Option<Ident>,
+    /// A binding the statement before changed at one element (`element_set_by`): asserted a `Vec`.
+    element: Option<(Ident, usize)>,
+    /// A binding the statement before made as a copy of another (`copied_by`).
+    copy: Option<(Ident, Ident)>,
+    /// Until the call's next probe, nothing of the call runs but this statement: it holds no block
+    /// and no jump, and no loop's header runs after it.
+    alone: bool,
 }
 
 impl Probes<'_> {
@@ -404,35 +548,55 @@ impl Probes<'_> {
     /// names what may have changed before the block's first statement other than by the statement
     /// probed just before it (a loop's header, run again before each pass).
     fn block(&mut self, block: &mut Block, mut scope: Scope, entry: Vec<String>) {
+        let body = std::mem::replace(&mut self.body, false);
+        let pass_end = self.pass_end;
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
         let mut fresh = entry;
-        // A host list's root the statement just before only pushed onto (see `appended_by`).
-        let mut appended: Option<Ident> = None;
-        for mut stmt in std::mem::take(&mut block.stmts) {
+        // What the statement just before did to one binding (see `element_set_by`, `copied_by`).
+        let (mut element, mut copy) = (None, None);
+        let last = block.stmts.len().saturating_sub(1);
+        for (at, mut stmt) in std::mem::take(&mut block.stmts).into_iter().enumerate() {
             if matches!(stmt, Stmt::Item(_)) {
                 stmts.push(stmt);
                 continue;
             }
             let mentions = mentioned(changing_part(&stmt), &scope);
+            // What the call's next probe may see changed by this statement: if that probe is in one of
+            // the statement's blocks, only its header ran.
+            let header = header_part(&stmt).map(|header| mentioned(header, &scope));
             let moves = moved_by(&stmt).filter(|name| scope.get(name).is_some_and(|b| !b.copy));
-            let moves = moves.cloned();
-            let probe = self.probe(
-                stmt.span(),
-                &scope,
-                &mentions,
-                &fresh,
-                moves.as_ref(),
-                appended.as_ref(),
-            );
+            // Only a host list's root is worth it (and only it need be a `Vec`: `text.push('x')` is
+            // fine), and not where a loop's header could change it before the next pass.
+            let appends = appended_by(&stmt, &scope).filter(|name| {
+                self.host.iter().any(|field| root(&field.value) == Some(name))
+                    && !self.headers.contains(&name.to_string())
+            });
+            let ends_pass = pass_end && at == last;
+            let let_else = matches!(&stmt, Stmt::Local(local) if local.init.as_ref().is_some_and(|init| init.diverge.is_some()));
+            let hints = Hints {
+                moves: moves.cloned(),
+                appends,
+                returns: returned_by(&stmt, body && at == last, self.result, &scope),
+                element: element.take(),
+                copy: copy.take(),
+                alone: header.is_none()
+                    && !let_else
+                    && !ends_pass
+                    && !jumps(stmt.to_token_stream()),
+            };
+            let changes = header.as_deref().unwrap_or(&mentions);
+            let probe = self.probe(stmt.span(), &scope, changes, &fresh, &hints);
             stmts.push(probe);
-            // Only a host list's root is worth it (and only it need be a `Vec`: `text.push('x')` is fine).
-            appended = appended_by(&stmt, &scope)
-                .filter(|name| self.host.iter().any(|field| root(&field.value) == Some(name)));
+            element = element_set_by(&stmt, &scope);
+            copy = copied_by(&stmt, &scope);
+            // An `if`, `match` or block that ends a loop's pass: so do its blocks.
+            self.pass_end = ends_pass;
             self.nested(&mut stmt, &scope);
+            self.pass_end = pass_end;
             if let Stmt::Local(local) = &stmt {
                 bind_local(local, &mut scope);
             }
-            if let Some(name) = &moves {
+            if let Some(name) = &hints.moves {
                 scope.mark_moved(name);
             }
             // The next statement may follow a jump out of this one's nested blocks, from a probe
@@ -443,6 +607,16 @@ impl Probes<'_> {
         block.stmts = stmts;
     }
 
+    /// A loop's body, with the names its header mentions (`header`) kept from pushes' shortcut.
+    fn loop_body(&mut self, body: &mut Block, scope: Scope, header: Vec<String>) {
+        let (outer, pass_end) = (self.headers.len(), self.pass_end);
+        self.headers.extend(header.iter().cloned());
+        self.pass_end = true;
+        self.block(body, scope, header);
+        self.headers.truncate(outer);
+        self.pass_end = pass_end;
+    }
+
     /// Instruments the blocks a statement owns: branches, loop bodies, `let ... else`.
     fn nested(&mut self, stmt: &mut Stmt, scope: &Scope) {
         match stmt {
@@ -450,7 +624,9 @@ impl Probes<'_> {
                 if let Some(Expr::Block(else_block)) =
                     local.init.as_mut().and_then(|init| init.diverge.as_mut()).map(|d| &mut *d.1)
                 {
+                    let pass_end = std::mem::replace(&mut self.pass_end, false);
                     self.block(&mut else_block.block, scope.clone(), Vec::new());
+                    self.pass_end = pass_end;
                 }
             }
             Stmt::Expr(expr, _) => self.expr(expr, scope),
@@ -477,7 +653,7 @@ impl Probes<'_> {
                 // Each pass rebinds the pattern and advances the iterator.
                 let (pat, iter) = (&e.pat, &e.expr);
                 let entry = mentioned(quote!(#pat #iter), &inner);
-                self.block(&mut e.body, inner, entry);
+                self.loop_body(&mut e.body, inner, entry);
             }
             Expr::While(e) => {
                 let mut inner = scope.clone();
@@ -486,9 +662,14 @@ impl Probes<'_> {
                 }
                 let cond = &e.cond;
                 let entry = mentioned(quote!(#cond), &inner);
-                self.block(&mut e.body, inner, entry);
+                self.loop_body(&mut e.body, inner, entry);
             }
-            Expr::Loop(e) => self.block(&mut e.body, scope.clone(), Vec::new()),
+            Expr::Loop(e) => {
+                // Nothing runs between a pass's last statement and the next pass's first.
+                let pass_end = std::mem::replace(&mut self.pass_end, false);
+                self.block(&mut e.body, scope.clone(), Vec::new());
+                self.pass_end = pass_end;
+            }
             Expr::Match(e) => {
                 for arm in &mut e.arms {
                     if let Expr::Block(body) = &mut *arm.body {
@@ -503,16 +684,14 @@ impl Probes<'_> {
     }
 
     /// One probe: the statement's line, its visible locals, what it mentions, and the host fields
-    /// it can reach. `moves` is a binding the statement moves out of: asserted not `Copy`; `appended`
-    /// one the statement just before only pushed onto: asserted a `Vec`.
+    /// it can reach, with its `hints`.
     fn probe(
         &mut self,
         span: Span,
         scope: &Scope,
         mentions: &[String],
         fresh: &[String],
-        moves: Option<&Ident>,
-        appended: Option<&Ident>,
+        hints: &Hints,
     ) -> Stmt {
         self.spans.push(span);
         let names = scope.names();
@@ -531,24 +710,51 @@ impl Probes<'_> {
             let root = root(value).map(Ident::to_string);
             quote!((#key, #root, &#value as &dyn crate::trace::HostList))
         });
-        let not_copy = moves.map(|name| quote!(crate::trace::not_copy(&#name);));
-        let a_vec = appended.map(|name| quote!(crate::trace::a_vec(&#name);));
-        let appended = appended.map(Ident::to_string).into_iter();
+        let not_copy = hints.moves.as_ref().map(|name| quote!(crate::trace::not_copy(&#name);));
+        let vecs = hints.appends.iter().chain(hints.element.as_ref().map(|(name, _)| name));
+        let a_vec = vecs.map(|name| quote!(crate::trace::a_vec(&#name);));
+        let name = |ident: &Ident| ident.to_string();
+        let some = |tokens: Option<Tokens>| match tokens {
+            Some(tokens) => quote!(::core::option::Option::Some(#tokens)),
+            None => quote!(::core::option::Option::None),
+        };
+        let appends = hints.appends.as_ref().map(name).into_iter();
+        let returns = some(hints.returns.as_ref().map(|ident| name(ident).into_token_stream()));
+        let element = some(hints.element.as_ref().map(|(ident, at)| {
+            let key = name(ident);
+            quote!((#key, #at))
+        }));
+        let element_value = some(
+            hints
+                .element
+                .as_ref()
+                .map(|(ident, at)| quote!(&#ident[#at] as &dyn crate::trace::Snapshot)),
+        );
+        let copy = some(hints.copy.as_ref().map(|(copy, of)| {
+            let (copy, of) = (name(copy), name(of));
+            quote!((#copy, #of))
+        }));
+        let alone = hints.alone;
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
                 #not_copy
-                #a_vec
+                #(#a_vec)*
                 crate::trace::step(
                     &crate::trace::Probe {
                         line: #line,
                         names: &[#(#names),*],
                         mentions: &[#(#mentions),*],
                         fresh: &[#(#fresh),*],
-                        appended: &[#(#appended),*],
+                        appends: &[#(#appends),*],
+                        returns: #returns,
+                        element: #element,
+                        copy: #copy,
+                        alone: #alone,
                     },
                     &[#(#values),*],
                     &[#(#host),*],
+                    #element_value,
                 );
             }
         }
