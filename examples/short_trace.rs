@@ -8,10 +8,7 @@ use std::time::Instant;
 use todo_trace::lesson::Lang;
 use todo_trace::run::trace;
 
-/// The system allocator, counting its allocations (a reallocation counts as one). Natively only: built
-/// for wasm (as `cargo test --target wasm32-unknown-unknown` builds examples), the library's own
-/// allocator is the global one.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+/// The system allocator, counting its allocations (a reallocation counts as one).
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -32,7 +29,6 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
