@@ -199,8 +199,15 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// The text from byte `start` to byte `end`, both character boundaries (the parser moves by whole
+    /// characters). `get`, not indexing: a failed index's panic would quote the text with `Debug`,
+    /// formatting code (about 5 KB of wasm) that nothing else needs.
+    fn slice(&self, start: usize, end: usize) -> &str {
+        self.text.get(start..end).unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+        self.slice(self.pos, self.text.len()).chars().next()
     }
 
     fn next(&mut self) -> Option<char> {
@@ -235,7 +242,7 @@ impl Parser<'_> {
             match c {
                 ' ' | '\t' | '\n' | '\r' | '\u{c}' => self.pos += 1,
                 '#' => {
-                    let rest = &self.text[self.pos..];
+                    let rest = self.slice(self.pos, self.text.len());
                     self.pos += rest.find('\n').unwrap_or(rest.len());
                 }
                 _ => break,
@@ -370,7 +377,7 @@ impl Parser<'_> {
     }
 
     fn bad_escape(&self, start: usize) -> Failure {
-        bad(start, Problem::Escape { escape: self.text[start..self.pos].to_string() })
+        bad(start, Problem::Escape { escape: self.slice(start, self.pos).to_string() })
     }
 
     /// Python's octal escape: up to three octal digits, the first already read.
@@ -407,7 +414,7 @@ impl Parser<'_> {
     fn code_point(&mut self, start: usize, digits: usize) -> Parsed<char> {
         let code = self.hex(start, digits)?;
         char::from_u32(code).ok_or_else(|| {
-            let escape = self.text[start..self.pos].to_string();
+            let escape = self.slice(start, self.pos).to_string();
             if (0xD800..=0xDFFF).contains(&code) {
                 bad(start, Problem::LoneSurrogate { escape })
             } else {
@@ -423,13 +430,13 @@ impl Parser<'_> {
             return Ok(c);
         }
         let lone = |parser: &Self| {
-            let escape = parser.text[start..start + 6].to_string();
+            let escape = parser.slice(start, start + 6).to_string();
             bad(start, Problem::LoneSurrogate { escape })
         };
         if !(0xD800..=0xDBFF).contains(&high) {
             return Err(lone(self)); // a low half with no high half before it
         }
-        let rest = &self.text[self.pos..];
+        let rest = self.slice(self.pos, self.text.len());
         let low = rest.strip_prefix("\\u").and_then(|hex| {
             let digits = hex.get(..4)?;
             let low = u32::from_str_radix(digits, 16).ok()?;
@@ -463,7 +470,7 @@ impl Parser<'_> {
             }
             self.digits()?;
         }
-        let literal = &self.text[start..self.pos];
+        let literal = self.slice(start, self.pos);
         // As serde_json reads it (and JavaScript): `-0` is the float -0.0, not the integer 0.
         let float = float || literal == "-0";
         let number = if float {
@@ -499,7 +506,7 @@ impl Parser<'_> {
         while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && !DELIMITERS.contains(c)) {
             self.pos += c.len_utf8();
         }
-        match &self.text[start..self.pos] {
+        match self.slice(start, self.pos) {
             "true" | "True" => Ok(Value::Bool(true)),
             "false" | "False" => Ok(Value::Bool(false)),
             "null" | "None" => Ok(Value::Null),
@@ -510,11 +517,12 @@ impl Parser<'_> {
 
 /// The line and column of byte offset `at`; only a line feed ends a line.
 fn position(text: &str, at: usize) -> Position {
-    let before = &text[..at];
+    // `get`, as in `Parser::slice`: `at` is a character boundary of `text`.
+    let before = text.get(..at).unwrap_or_default();
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     // The text is at most MAX_INPUT_BYTES long, so both counts fit in a u32.
     Position {
         line: before.matches('\n').count() as u32 + 1,
-        column: before[line_start..].chars().count() as u32 + 1,
+        column: before.get(line_start..).unwrap_or_default().chars().count() as u32 + 1,
     }
 }

@@ -492,8 +492,10 @@ fn short_type_name(full: &str) -> String {
     let mut rest = full;
     while !rest.is_empty() {
         let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'));
-        let (path, tail) = rest.split_at(end.unwrap_or(rest.len()));
-        out.push_str(path.rsplit("::").next().unwrap_or(path));
+        // Checked, and split at `:` rather than `::` (the same last segment): neither brings a
+        // panic that formats the text, or core's two-way string searcher, into the module.
+        let (path, tail) = rest.split_at_checked(end.unwrap_or(rest.len())).unwrap_or((rest, ""));
+        out.push_str(path.rsplit(':').next().unwrap_or(path));
         let mut chars = tail.chars();
         out.extend(chars.next());
         rest = chars.as_str();
