@@ -61,7 +61,9 @@ impl std::fmt::Display for Unexpected<'_> {
             // `Error`'s `Display` is JavaScript's `String(value)`.
             Float(f) => write!(formatter, "floating point `{}`", Error(JsValue::from_f64(f))),
             Char(c) => write!(formatter, "character `{}`", c),
-            Str(s) => write!(formatter, "string {:?}", s),
+            // JSON's quoting (`JSON.stringify`), the same as Rust's `Debug` for printable text: that
+            // `Debug` brings core's escaping and its panics' formatting (about 5 KB of wasm).
+            Str(s) => write!(formatter, "string {}", Error(quoted(s))),
             Bytes(_) => formatter.write_str("byte array"),
             Unit => formatter.write_str("unit value"),
             Option => formatter.write_str("Option value"),
@@ -76,6 +78,16 @@ impl std::fmt::Display for Unexpected<'_> {
             Other(other) => formatter.write_str(other),
         }
     }
+}
+
+/// `s` in double quotes, as `JSON.stringify` writes a string.
+fn quoted(s: &str) -> JsValue {
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = JSON, js_name = stringify)]
+        fn stringify(value: &JsValue) -> JsValue;
+    }
+    stringify(&JsValue::from_str(s))
 }
 
 /// This conversion is needed for `?` to just work when using wasm-bindgen
