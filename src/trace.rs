@@ -803,25 +803,29 @@ pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
 pub trait Snapshot {
     /// The value's JSON text, appended to `out`.
     fn write_json(&self, out: &mut Vec<u8>);
-    /// The type's full name (`std::any::type_name`).
+    /// The type's full name (`std::any::type_name`); `type_label` makes it the type as a reader wrote it.
     fn type_name(&self) -> &'static str;
-    /// The type as a reader wrote it.
-    fn type_label(&self) -> &'static str {
-        type_label(self.type_name())
-    }
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
     fn write_json(&self, out: &mut Vec<u8>) {
         let start = out.len();
-        if serde_json::to_writer(&mut *out, self).is_err() {
-            out.truncate(start);
-            out.extend_from_slice(NOT_SERIALIZABLE.as_bytes());
-        }
+        let written = serde_json::to_writer(&mut *out, self);
+        not_serializable(out, start, written);
     }
 
     fn type_name(&self) -> &'static str {
         std::any::type_name::<T>()
+    }
+}
+
+/// What a failed [`Snapshot::write_json`] leaves: the marker in place of what it wrote. One out-of-line
+/// copy, not one in each type's `write_json` (with the error's drop).
+#[inline(never)]
+fn not_serializable(out: &mut Vec<u8>, start: usize, written: serde_json::Result<()>) {
+    if written.is_err() {
+        out.truncate(start);
+        out.extend_from_slice(NOT_SERIALIZABLE.as_bytes());
     }
 }
 
@@ -830,7 +834,7 @@ impl<T: Serialize + ?Sized> Snapshot for T {
 pub trait HostList {
     /// Visits the entries from the `from`th on.
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot));
-    /// The list's type as a reader wrote it, as [`Snapshot::type_label`] gives it.
+    /// The list's type as a reader wrote it, as `type_label` gives it.
     fn type_label(&self) -> &'static str;
 }
 
@@ -858,7 +862,7 @@ impl<T: Serialize> HostList for [T] {
 /// the field's entries joined, and need not be written again.
 fn same_list(local: &dyn Snapshot, list: &dyn HostList) -> bool {
     std::ptr::addr_eq(local as *const dyn Snapshot, list as *const dyn HostList)
-        && local.type_label() == list.type_label()
+        && type_label(local.type_name()) == list.type_label()
 }
 
 /// What `#[traced]` knows about one probe at compile time.
