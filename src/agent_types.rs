@@ -56,6 +56,11 @@ pub struct ToolDefinition {
 /// A JSON object from its fields. Built directly rather than with `json!`, which would bring
 /// serde's whole value serializer into the module.
 pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    object_of(fields.into())
+}
+
+/// [`object`] for any number of fields: one copy of the map's building, not one per count.
+fn object_of(fields: Vec<(&str, Value)>) -> Value {
     Value::Object(fields.into_iter().map(|(key, value)| (key.to_string(), value)).collect())
 }
 
