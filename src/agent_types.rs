@@ -171,20 +171,29 @@ pub struct ToolCall {
 impl ToolCall {
     /// The `tool_result` block that answers this call.
     pub fn result(&self, content: impl Into<String>, is_error: bool) -> Block {
+        self.result_of(content.into(), is_error)
+    }
+
+    /// [`ToolCall::result`] past the conversion: one copy, not one per type of `content`.
+    fn result_of(&self, content: String, is_error: bool) -> Block {
         if self.name == "todo_write" && !is_error {
             trace::decide(HostEvent::PlanWritten);
         }
-        Block::ToolResult { tool_use_id: self.id.clone(), content: content.into(), is_error }
+        Block::ToolResult { tool_use_id: self.id.clone(), content, is_error }
     }
 
     /// An error result for the model, and the same words as a warning the host keeps.
     pub fn refuse(&self, code: &'static str, text: impl Into<String>) -> (Block, Option<Warning>) {
-        let message = text.into();
+        self.refuse_with(code, text.into())
+    }
+
+    /// [`ToolCall::refuse`] past the conversion: one copy, not one per type of `text`.
+    fn refuse_with(&self, code: &'static str, message: String) -> (Block, Option<Warning>) {
         let refused =
             if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
         trace::decide(refused);
         let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
-        (self.result(message, true), Some(warning))
+        (self.result_of(message, true), Some(warning))
     }
 }
 

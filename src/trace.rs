@@ -1521,7 +1521,12 @@ fn with<R>(f: impl FnOnce(&mut Recorder) -> R) -> Option<R> {
 
 /// Prints lines to the trace's output (the figure's output pane); each `\n` starts a new line.
 pub fn say(text: impl AsRef<str>) {
-    with(|r| r.tables.done.output.extend(text.as_ref().split('\n').map(str::to_owned)));
+    say_text(text.as_ref());
+}
+
+/// [`say`] past the conversion: one copy, not one per type of text.
+fn say_text(text: &str) {
+    with(|r| r.tables.done.output.extend(text.split('\n').map(str::to_owned)));
 }
 
 /// Notes a host decision; the next step recorded (or the last, after the run) carries it.
