@@ -2093,14 +2093,19 @@ mod tests {
         model.reply(request).len()
     }
 
-    #[traced]
-    fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
-        let mut request = crate::agent_types::Request {
+    /// A request of `count` user messages, each long enough to be a value of its own.
+    fn long_request(count: usize) -> crate::agent_types::Request {
+        crate::agent_types::Request {
             tools: crate::agent_types::tool_definitions(Lang::En),
             messages: (0..count)
                 .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
                 .collect(),
-        };
+        }
+    }
+
+    #[traced]
+    fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+        let mut request = long_request(count);
         let first = model.reply(&request).len();
         let second = shorten_and_ask(&mut request, model);
         first + second
@@ -2122,12 +2127,7 @@ mod tests {
 
     #[traced]
     fn ask_while(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
-        let mut request = crate::agent_types::Request {
-            tools: crate::agent_types::tool_definitions(Lang::En),
-            messages: (0..count)
-                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
-                .collect(),
-        };
+        let mut request = long_request(count);
         let mut asked = 0;
         while asked < 2 && shorten_and_ask(&mut request, model) == 0 {
             asked += 1;
