@@ -1554,20 +1554,15 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
             (!is_in(frame.mentions, slot.name)).then_some(slot.value).flatten()
         });
         let stored = local.and_then(|index| r.tables.request_parts(index));
-        if let Some((tools, messages)) = stored {
-            let differs = (0..messages.len() as u32)
-                .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
-                .collect();
-            let step = r.tables.done.steps.len() as u32;
-            r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
-            return;
-        }
-        // Every prepared message but the first is most often the stored one at its place.
-        let messages = r.tables.entries(messages, &history, 0);
+        let (tools, messages) = stored.unwrap_or_else(|| {
+            // Every prepared message but the first is most often the stored one at its place.
+            let messages = r.tables.entries(messages, &history, 0);
+            let previous = r.tables.done.requests.last().map(|last| last.tools);
+            (r.tables.value(tools, previous), messages)
+        });
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
-        let tools = r.tables.value(tools, r.tables.done.requests.last().map(|last| last.tools));
         let step = r.tables.done.steps.len() as u32;
         r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
     });
@@ -2103,6 +2098,18 @@ mod tests {
         }
     }
 
+    /// `run` recorded (with and without the shortcuts, which must agree), and how many messages each
+    /// request it noted holds.
+    fn requests_noted(
+        target: &'static str,
+        run: impl Fn() -> usize,
+    ) -> (super::Recording, Vec<usize>) {
+        writes(target, &run);
+        let (recording, _) = record(target, Lang::En, &[], run);
+        let sizes = recording.requests.iter().map(|r| r.messages.len()).collect();
+        (recording, sizes)
+    }
+
     #[traced]
     fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
         let mut request = long_request(count);
@@ -2115,9 +2122,7 @@ mod tests {
     /// first), and one changed by the statement running since (the second): both as written in full.
     #[test]
     fn a_request_is_noted_from_the_local_only_while_that_is_unchanged() {
-        writes("ask_twice", || ask_twice(&mut Echo, 6));
-        let (recording, _) = record("ask_twice", Lang::En, &[], || ask_twice(&mut Echo, 6));
-        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        let (recording, sizes) = requests_noted("ask_twice", || ask_twice(&mut Echo, 6));
         assert_eq!(sizes, [6, 5]);
         // The first is the local's value, by its parts (the second's messages are a value of their own).
         let local = recording.steps[1].values[2].unwrap();
@@ -2139,9 +2144,7 @@ mod tests {
     /// condition changes: a request noted there is written in full.
     #[test]
     fn a_request_noted_in_a_loop_condition_is_written_in_full() {
-        writes("ask_while", || ask_while(&mut Echo, 6));
-        let (recording, _) = record("ask_while", Lang::En, &[], || ask_while(&mut Echo, 6));
-        let sizes: Vec<usize> = recording.requests.iter().map(|r| r.messages.len()).collect();
+        let (_, sizes) = requests_noted("ask_while", || ask_while(&mut Echo, 6));
         assert_eq!(sizes, [5, 4]);
     }
 
