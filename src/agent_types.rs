@@ -7,11 +7,12 @@
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;
 
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::trace::{self, HostEvent, SameJson};
+use crate::trace::{self, HostEvent, HostList, SameJson, Snapshot};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -141,12 +142,45 @@ fn schemas() -> [Rc<Value>; 3] {
 }
 
 /// What one model call receives: the tools, and the prepared copy of the history.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    /// (Written once per recording, then copied: see `trace::remembered`.)
-    #[serde(serialize_with = "crate::trace::remembered")]
     pub tools: Vec<ToolDefinition>,
     pub messages: Vec<Message>,
+}
+
+/// A request as JSON: `{"tools":[...],"messages":[...]}`, the two parts `trace::Tables::request`
+/// puts together in this order. (The tools are written once per recording, then copied: see
+/// `trace::remembered`.)
+#[derive(Serialize)]
+struct RequestJson<'a> {
+    tools: Remembered<'a, Vec<ToolDefinition>>,
+    messages: &'a [Message],
+}
+
+/// A value serialized through `trace::remembered`.
+pub struct Remembered<'a, T>(pub &'a T);
+
+impl<T: Serialize + SameJson + Clone + 'static> Serialize for Remembered<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        trace::remembered(self.0, serializer)
+    }
+}
+
+/// Not `Serialize` (which would make it a `Snapshot` like any value): the recorder stores a request
+/// from its parts, which it mostly has already.
+impl Snapshot for Request {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        RequestJson { tools: Remembered(&self.tools), messages: &self.messages }.write_json(out);
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
+
+    fn request_parts(&self, visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
+        visit(&Remembered(&self.tools), &self.messages);
+        true
+    }
 }
 
 /// The warning code of a refused plan update.
@@ -365,30 +399,31 @@ pub fn inside(path: &str) -> Option<Vec<&str>> {
 pub trait Model {
     fn reply(&mut self, request: &Request) -> Vec<Block>;
     /// A short description for the locals pane, e.g. `stand-in model (standard)`.
-    fn describe(&self) -> String;
+    fn describe(&self) -> Cow<'_, str>;
 }
 
 /// Where `read_file` reads.
 pub trait Workspace {
     /// The text of a file, by a path relative to the workspace.
     fn read(&self, path: &str) -> Result<String, ReadError>;
-    fn describe(&self) -> String;
+    fn describe(&self) -> Cow<'_, str>;
 }
 
 /// Who answers when the model asks to run a program.
 pub trait Approval {
     fn decide(&mut self, lang: Lang) -> Decision;
-    fn describe(&self) -> String;
+    fn describe(&self) -> Cow<'_, str>;
 }
 
 /// What runs `python3 main.py` once it is allowed.
 pub trait Runner {
     fn run(&mut self, lang: Lang) -> RunResult;
-    fn describe(&self) -> String;
+    fn describe(&self) -> Cow<'_, str>;
 }
 
 // The traced functions show every binding in their scope, so the trait objects serialize too:
-// as their one-line description, not their insides.
+// as their one-line description, not their insides. The loop's `tools` is written again at most of
+// its steps, so the browser's descriptions are borrowed, not formatted each time.
 macro_rules! serialize_as_description {
     ($($object:ident),*) => {$(
         impl Serialize for dyn $object + '_ {

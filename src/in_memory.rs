@@ -8,17 +8,22 @@ use crate::agent_types::{
 };
 use crate::trace::{self, HostEvent};
 use crate::types::Lang;
+use std::borrow::Cow;
 
 /// A workspace whose files are strings.
 pub struct MemoryWorkspace {
-    pub files: Vec<(String, String)>,
+    files: Vec<(String, String)>,
+    /// Its description, made once: the files never change.
+    description: String,
 }
 
 impl MemoryWorkspace {
     pub fn new(files: &[(&str, &str)]) -> MemoryWorkspace {
-        let files =
+        let files: Vec<(String, String)> =
             files.iter().map(|&(name, text)| (name.to_string(), text.to_string())).collect();
-        MemoryWorkspace { files }
+        let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+        let description = format!("files in memory: {}", names.join(", "));
+        MemoryWorkspace { files, description }
     }
 }
 
@@ -29,9 +34,8 @@ impl Workspace for MemoryWorkspace {
         file.map(|(_, text)| text.clone()).ok_or(ReadError::Missing)
     }
 
-    fn describe(&self) -> String {
-        let names: Vec<&str> = self.files.iter().map(|(name, _)| name.as_str()).collect();
-        format!("files in memory: {}", names.join(", "))
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.description)
     }
 }
 
@@ -54,12 +58,11 @@ impl Approval for Preset {
         self.decision
     }
 
-    fn describe(&self) -> String {
-        let decision = match self.decision {
-            Decision::Allow => "allow",
-            Decision::Deny => "deny",
-        };
-        format!("decided in advance: {decision}")
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Borrowed(match self.decision {
+            Decision::Allow => "decided in advance: allow",
+            Decision::Deny => "decided in advance: deny",
+        })
     }
 }
 
@@ -80,7 +83,7 @@ impl Runner for Recorded {
         RunResult { text, ok: true }
     }
 
-    fn describe(&self) -> String {
-        "recorded run of main.py (exit code 0, output 42)".to_string()
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Borrowed("recorded run of main.py (exit code 0, output 42)")
     }
 }

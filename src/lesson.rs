@@ -112,7 +112,7 @@ pub fn format_todos(items: &[Todo], lang: Lang) -> String {
 }
 
 /// A copy of the history for one model call, its first message carrying the current plan.
-#[traced]
+#[traced(host(messages = messages))]
 pub fn prepare_messages(
     messages: &[Message],
     state: &State,

@@ -3,6 +3,7 @@
 //! Only the `practice` binary uses this module; the wasm API never reaches it, so none of it is
 //! linked into the page's module.
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -79,8 +80,8 @@ impl Workspace for Folder {
         String::from_utf8(bytes).map_err(|_| ReadError::Failed("not UTF-8 text".to_string()))
     }
 
-    fn describe(&self) -> String {
-        format!("folder {}", self.root.display())
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Owned(format!("folder {}", self.root.display()))
     }
 }
 
@@ -115,8 +116,8 @@ impl Approval for Terminal {
         }
     }
 
-    fn describe(&self) -> String {
-        "asks on the terminal (deny when not interactive)".to_string()
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Borrowed("asks on the terminal (deny when not interactive)")
     }
 }
 
@@ -258,11 +259,11 @@ impl Runner for Python {
         RunResult { text, ok }
     }
 
-    fn describe(&self) -> String {
-        format!(
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Owned(format!(
             "python3 main.py in {} (time limit {} s)",
             self.dir.display(),
             self.time_limit.as_secs_f64()
-        )
+        ))
     }
 }

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use tsify::Tsify;
 
 use crate::agent_types::{object, output_header, Model, Request};
@@ -278,7 +279,7 @@ impl Model for StandIn {
         }
     }
 
-    fn describe(&self) -> String {
-        format!("stand-in model ({})", self.script.name())
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Owned(format!("stand-in model ({})", self.script.name()))
     }
 }

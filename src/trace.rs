@@ -805,6 +805,13 @@ pub trait Snapshot {
     fn write_json(&self, out: &mut Vec<u8>);
     /// The type's full name (`std::any::type_name`); `type_label` makes it the type as a reader wrote it.
     fn type_name(&self) -> &'static str;
+    /// A model request (`agent_types::Request`) hands `visit` its tools and its messages, and says
+    /// so: the recorder stores it from them ([`Tables::request`]). The tools are the same at each
+    /// call and the messages mostly the stored history's; writing the whole request and finding
+    /// these parts in its text again cost a loop trace more than a tenth of its time.
+    fn request_parts(&self, _visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
+        false
+    }
 }
 
 impl<T: Serialize + ?Sized> Snapshot for T {
@@ -836,6 +843,16 @@ pub trait HostList {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot));
     /// The list's type as a reader wrote it, as `type_label` gives it.
     fn type_label(&self) -> &'static str;
+    /// Where its entries lie, how many there are, and their type: two lists with the same span hold
+    /// the very same entries (see [`settled`]).
+    fn span(&self) -> Span;
+}
+
+/// See [`HostList::span`].
+type Span = (usize, usize, &'static str);
+
+fn span_of<T>(entries: &[T]) -> Span {
+    (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
 }
 
 impl<T: Serialize> HostList for Vec<T> {
@@ -846,6 +863,10 @@ impl<T: Serialize> HostList for Vec<T> {
     fn type_label(&self) -> &'static str {
         type_label(std::any::type_name::<Self>())
     }
+
+    fn span(&self) -> Span {
+        span_of(self)
+    }
 }
 
 impl<T: Serialize> HostList for [T] {
@@ -855,6 +876,26 @@ impl<T: Serialize> HostList for [T] {
 
     fn type_label(&self) -> &'static str {
         type_label(std::any::type_name::<Self>())
+    }
+
+    fn span(&self) -> Span {
+        span_of(self)
+    }
+}
+
+/// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
+/// `messages: &[Message]`): the local is this reference, so [`same_list`] finds it.
+impl<T: Serialize> HostList for &[T] {
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        (**self).each(from, visit);
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+
+    fn span(&self) -> Span {
+        span_of(self)
     }
 }
 
@@ -931,8 +972,8 @@ impl Default for Settings {
 #[derive(Default)]
 struct Tables {
     done: Recording,
-    /// (hash of a value's text, its index), sorted: found by binary search.
-    values: Vec<(u64, u32)>,
+    /// Each value by the hash of its text.
+    values: ByHash,
     /// The same for the values written by their parts, by the hash of their whole text.
     whole: Vec<(u64, u32)>,
     /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
@@ -1039,6 +1080,58 @@ impl Tables {
         index
     }
 
+    /// The index of a model request, from its parts (see [`Snapshot::request_parts`]); `None` if
+    /// `value` is not one. Each message is most likely the stored history's at its place (`host`'s
+    /// `messages`), and the tools those of the request before.
+    fn request(&mut self, value: &dyn Snapshot, host: &Host, previous: Option<u32>) -> Option<u32> {
+        let mut index = None;
+        value.request_parts(&mut |tools, messages| {
+            // In the order writing the whole would store them, so that the indices are the same.
+            let tools_like = self.done.requests.last().map(|last| last.tools);
+            let tools = self.value(tools, tools_like);
+            let messages = self.entries(messages, history(host), 0);
+            let messages = self.list_value(&messages, None);
+            let fields = [(&b"\"tools\":"[..], tools), (&b"\"messages\":"[..], messages)];
+            index = Some(self.object_value(&fields, previous));
+        });
+        index
+    }
+
+    /// The index of an object whose fields are stored already (each `"name":` and its index), without
+    /// writing it again: by its fields' indices if [`split`] would split its text, else their texts
+    /// joined, as serde_json writes an object.
+    fn object_value(&mut self, fields: &[(&[u8], u32)], previous: Option<u32>) -> u32 {
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        // A field is split where its value is stored by its parts; the text is each name and value, a
+        // comma after each but the last, and the two braces.
+        let length = |index: u32| match parts.binary_search(&index) {
+            Ok(at) => self.lengths[at],
+            Err(_) => values[index as usize].bytes().len(),
+        };
+        let whole =
+            1 + fields.iter().map(|&(key, index)| key.len() + length(index) + 1).sum::<usize>();
+        let split_field = fields.iter().any(|(_, index)| parts.binary_search(index).is_ok());
+        let by_parts = whole >= PARTS_FROM && split_field;
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        text.push(b'{');
+        for (k, &(key, index)) in fields.iter().enumerate() {
+            if k > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(key);
+            if by_parts {
+                number(&mut text, index.into());
+            } else {
+                plain(values, parts, index, &mut text);
+            }
+        }
+        text.push(b'}');
+        let index = self.intern(&text, by_parts, previous);
+        self.scratch = text;
+        index
+    }
+
     /// The index of a value's JSON `text`, stored if it is new: by its parts if [`split`] splits it.
     fn store(&mut self, text: &[u8], previous: Option<u32>) -> u32 {
         if text.len() < PARTS_FROM {
@@ -1110,12 +1203,8 @@ impl Tables {
             }
         }
         let hash = mix(text_hash(text), u64::from(by_parts));
-        let at = self.values.partition_point(|&(known, _)| known < hash);
-        let found = self.values[at..].iter().take_while(|&&(known, _)| known == hash);
-        for &(_, index) in found {
-            if same(index) {
-                return index;
-            }
+        if let Some(index) = self.values.find(hash, same) {
+            return index;
         }
         let index = values.len() as u32;
         if by_parts {
@@ -1134,7 +1223,7 @@ impl Tables {
             self.lengths.push(length);
         }
         values.push(Json(text.into()));
-        self.values.insert(at, (hash, index));
+        self.values.add(hash, index);
         index
     }
 
@@ -1193,6 +1282,54 @@ impl Tables {
         });
         entries
     }
+}
+
+/// Values by the hashes of their texts: an open-addressing table, at most half full, each slot a value's
+/// index plus one (zero when free), and each value's hash by index. A list sorted by hash moved half
+/// its entries at each new value, which the loop figure's traces (a few hundred values) felt.
+#[derive(Default)]
+struct ByHash {
+    slots: Vec<u32>,
+    hashes: Vec<u64>,
+}
+
+impl ByHash {
+    /// The first value of hash `hash` that is `same`, looking at them in the order they were added.
+    fn find(&self, hash: u64, mut same: impl FnMut(u32) -> bool) -> Option<u32> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = hash as usize & mask;
+        loop {
+            let index = self.slots[at].checked_sub(1)?;
+            if self.hashes[index as usize] == hash && same(index) {
+                return Some(index);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Adds value `index`, the next one, of hash `hash`.
+    fn add(&mut self, hash: u64, index: u32) {
+        self.hashes.push(hash);
+        if self.hashes.len() * 2 > self.slots.len() {
+            // Twice as many slots, and every value again in the order added.
+            self.slots = vec![0; (self.slots.len() * 2).max(64)];
+            for (index, &hash) in self.hashes.iter().enumerate() {
+                place(&mut self.slots, hash, index as u32);
+            }
+        } else {
+            place(&mut self.slots, hash, index);
+        }
+    }
+}
+
+/// Puts value `index` in the first free slot from its hash's own.
+fn place(slots: &mut [u32], hash: u64, index: u32) {
+    let mask = slots.len() - 1;
+    let mut at = hash as usize & mask;
+    while slots[at] != 0 {
+        at = (at + 1) & mask;
+    }
+    slots[at] = index + 1;
 }
 
 /// A value at least this long (its JSON text, in bytes) may be written by its parts (see [`split`]):
@@ -1437,6 +1574,31 @@ struct Frame {
     scope: u32,
     /// The index of the latest step.
     latest: u32,
+    /// Tells this call from any other, for [`Origin`].
+    id: u32,
+}
+
+/// Where a host field's entries were last taken: at a step of the call `frame`, through its binding
+/// `root`, from the list `span`.
+struct Origin {
+    key: &'static str,
+    frame: u32,
+    root: &'static str,
+    span: Span,
+}
+
+/// Whether host field `key`, read now from `list`, still has the entries a caller took at its
+/// latest step: the same list (its span), and nothing could have changed it since. Only that step's
+/// statement of the caller has run (`alone`), and it does not mention the list's binding; it can have
+/// handed it on only as a shared borrow, so nothing called from it can have changed it either.
+fn settled(origins: &[Origin], callers: &[Frame], key: &str, list: &dyn HostList) -> bool {
+    let Some(origin) = origins.iter().find(|origin| same_static(origin.key, key)) else {
+        return false;
+    };
+    let Some(by) = callers.iter().find(|frame| frame.id == origin.frame) else { return false };
+    let (at, len, ty) = list.span();
+    let same = origin.span.0 == at && origin.span.1 == len && same_static(origin.span.2, ty);
+    same && by.alone && !is_in(by.mentions, origin.root)
 }
 
 /// The host's fields as value indices, in the figure's order.
@@ -1459,6 +1621,12 @@ struct Recorder {
     truncated: bool,
     /// Host decisions made since the latest step, for the next one.
     pending: Vec<HostEvent>,
+    /// Where each host field's entries were last taken by a step.
+    origins: Vec<Origin>,
+    /// A frame's locals as they were before its latest step, for the next step to fill.
+    spare: Vec<Slot>,
+    /// Calls entered so far: the next frame's id.
+    entered: u32,
     tables: Tables,
 }
 
@@ -1499,6 +1667,9 @@ pub fn record_with<T>(
         silent: 0,
         truncated: false,
         pending: Vec::new(),
+        origins: Vec::new(),
+        spare: Vec::new(),
+        entered: 0,
         tables,
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
@@ -1541,8 +1712,7 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
         if r.truncated {
             return;
         }
-        let history = r.host.iter().find(|(field, _)| *field == "messages");
-        let history = history.map_or_else(Vec::new, |(_, entries)| entries.clone());
+        let history = history(&r.host).to_vec();
         // The request is most often a local of the current call (`run_loop`'s `request`), stored at
         // its latest step and not changed since: only that step's statement has run (`alone`), and
         // it does not mention it. Then its parts are the messages and the tools, already stored.
@@ -1566,6 +1736,11 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
         let step = r.tables.done.steps.len() as u32;
         r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
     });
+}
+
+/// The stored history: the host's `messages` field, as the latest step saw it.
+fn history(host: &Host) -> &[u32] {
+    host.iter().find(|(field, _)| *field == "messages").map_or(&[], |(_, entries)| entries)
 }
 
 /// Marks a traced function's frame; dropping it leaves the frame, whichever way the call ends.
@@ -1601,7 +1776,9 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 locals: Vec::new(),
                 scope: 0,
                 latest: 0,
+                id: r.entered,
             });
+            r.entered += 1;
             true
         }
     });
@@ -1623,7 +1800,7 @@ pub fn step(
         if r.silent > 0 || r.truncated {
             return;
         }
-        let Some(frame) = r.frames.last_mut() else { return };
+        let Some((frame, callers)) = r.frames.split_last_mut() else { return };
         let first = frame.line.is_none();
         // The shortcuts below are not taken with `every_value`, so that tests can hold them to it.
         let quick = !r.settings.every_value;
@@ -1638,6 +1815,11 @@ pub fn step(
         for &(key, root, list) in host {
             if may_differ(root) || is_new(root) {
                 let known = r.host.iter().position(|(known, _)| *known == key);
+                // A caller's latest step took these entries from this very list (`prepare_messages`
+                // reads the history `run_loop` handed it), and they cannot have changed since.
+                if quick && known.is_some() && settled(&r.origins, callers, key, list) {
+                    continue;
+                }
                 let before = known.map_or(&[][..], |at| &r.host[at].1);
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
                 let kept = if !every && is_in(frame.appends, root) { before.len() } else { 0 };
@@ -1646,10 +1828,17 @@ pub fn step(
                     Some(at) => r.host[at].1 = entries,
                     None => r.host.push((key, entries)),
                 }
+                let origin = Origin { key, frame: frame.id, root, span: list.span() };
+                match r.origins.iter().position(|known| same_static(known.key, key)) {
+                    Some(at) => r.origins[at] = origin,
+                    None => r.origins.push(origin),
+                }
             }
         }
 
-        let mut locals = Vec::with_capacity(probe.names.len());
+        // The slots the call's step before last had, reused: one allocation fewer a step.
+        let mut locals = std::mem::take(&mut r.spare);
+        locals.clear();
         let mut changes = String::with_capacity(probe.names.len());
         let mut was = Vec::new();
         for (k, (&name, value)) in probe.names.iter().zip(values).enumerate() {
@@ -1690,7 +1879,10 @@ pub fn step(
                             tables.element_changed(previous, at, element, *value)
                         }
                         (_, _, Some((_, entries))) => tables.list_value(entries, previous),
-                        _ => tables.value(*value, previous),
+                        _ => {
+                            let request = tables.request(*value, &r.host, previous);
+                            request.unwrap_or_else(|| tables.value(*value, previous))
+                        }
                     };
                     let ty = value.type_name();
                     let binding = match before {
@@ -1724,7 +1916,7 @@ pub fn step(
         frame.appends = probe.appends;
         frame.returns = probe.returns;
         frame.alone = probe.alone;
-        frame.locals = locals;
+        r.spare = std::mem::replace(&mut frame.locals, locals);
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
     });
@@ -2008,6 +2200,70 @@ mod tests {
         writes("refill", || refill(0));
     }
 
+    #[traced(host(entries = list))]
+    fn hand_over(last: u32) -> usize {
+        let mut list = vec![Counted(1), Counted(2)];
+        list.push(Counted(last));
+        let seen = count_entries(&list);
+        seen + set_first(&mut list) + count_entries(&list)
+    }
+
+    #[traced(host(entries = list))]
+    fn count_entries(list: &[Counted]) -> usize {
+        let count = list.len();
+        count
+    }
+
+    /// Not traced: it changes the list, in place, without a step of its own.
+    fn set_first(list: &mut [Counted]) -> usize {
+        list[0] = Counted(9);
+        0
+    }
+
+    /// A callee that reads, through a shared reference, the very list its caller's latest step took
+    /// the entries of (as `prepare_messages` reads the history): its first step takes the caller's
+    /// entries, and its local is those entries, so nothing of the list is written again. Not so where
+    /// the caller's statement also lends the list out to be changed (`set_first(&mut list)`, which runs
+    /// first): there the entries are taken again, and the trace shows the changed one.
+    #[test]
+    fn a_list_handed_on_unchanged_is_not_written_again() {
+        let (quick, every) = writes("hand_over", || hand_over(3));
+        // Three entries fewer at `count_entries`' first step (its local is the entries either way).
+        assert_eq!(every - quick, 14, "{quick} written, against {every}");
+    }
+
+    #[derive(serde::Serialize)]
+    struct Tally {
+        n: u32,
+        seen: Vec<Counted>,
+    }
+
+    fn double(n: u32) -> u32 {
+        n * 2
+    }
+
+    fn bump(n: &mut u32) {
+        *n += 1;
+    }
+
+    #[traced]
+    fn tally(start: u32) -> u32 {
+        let mut tally = Tally { n: start, seen: vec![Counted(start)] };
+        let first = double(tally.n);
+        bump(&mut tally.n);
+        first + tally.n
+    }
+
+    /// A statement that reads a field as a value (`double(tally.n)`) cannot change the binding: the
+    /// next step does not write it again. One that lends the field out (`bump(&mut tally.n)`) can,
+    /// and the next step shows the change.
+    #[test]
+    fn a_field_read_as_a_value_leaves_its_binding_as_it_was() {
+        let (quick, every) = writes("tally", || tally(1));
+        // `tally` is written when bound and after the bump; with every value also after the read.
+        assert_eq!((quick, every), (2, 3));
+    }
+
     /// A record long enough that eight of them are written by their parts; counted as `Counted` is.
     #[derive(Clone)]
     struct Noted(u32);
@@ -2074,7 +2330,7 @@ mod tests {
             Vec::new()
         }
 
-        fn describe(&self) -> String {
+        fn describe(&self) -> std::borrow::Cow<'_, str> {
             "echo".into()
         }
     }
@@ -2128,6 +2384,27 @@ mod tests {
         let local = recording.steps[1].values[2].unwrap();
         let parts = super::part_indices(recording.values[local as usize].bytes());
         assert_eq!(recording.requests[0].tools, parts[0]);
+    }
+
+    /// A request local is stored from its parts (`Tables::request`), not from its text: what is
+    /// stored is its whole text all the same, whether its messages are stored by their parts, whole,
+    /// or are none.
+    #[test]
+    fn a_request_stored_from_its_parts_is_its_whole_text() {
+        for count in [6, 1, 0] {
+            let (recording, _) = requests_noted("ask_twice", || ask_twice(&mut Echo, count));
+            let local = recording.steps[1].values[2].unwrap();
+            let mut whole = Vec::new();
+            super::Snapshot::write_json(&long_request(count), &mut whole);
+            let by_parts = recording.parts.binary_search(&local).is_ok();
+            assert_eq!(
+                by_parts,
+                super::split(&whole).is_some(),
+                "as `store` would, {count} messages"
+            );
+            let whole = String::from_utf8(whole).unwrap();
+            assert_eq!(recording.value(local).get(), whole, "{count} messages");
+        }
     }
 
     #[traced]

@@ -10,6 +10,7 @@ use todo_trace::in_memory::{MemoryWorkspace, Preset, Recorded};
 use todo_trace::lesson::{format_todos, prepare_messages, Block, Content, Lang, Message, State};
 use todo_trace::loop_scenarios::{question, run_in_memory, scenario, MemoryRun, FILES, SCENARIOS};
 use todo_trace::stand_in::Script;
+use todo_trace::trace::Snapshot;
 
 const LANGS: [Lang; 2] = [Lang::Zh, Lang::En];
 
@@ -218,7 +219,9 @@ fn every_request_carries_the_current_plan_once_and_the_history_keeps_the_bare_qu
                 assert!(first_text(&request.messages).ends_with(&format_todos(&plan.items, lang)));
                 // Everything after the first message is the stored history as it was then.
                 assert_eq!(request.messages[1..], outcome.history[1..request.messages.len()]);
-                let text = serde_json::to_string(request).unwrap();
+                let mut text = Vec::new();
+                Snapshot::write_json(request, &mut text);
+                let text = String::from_utf8(text).unwrap();
                 assert_eq!(text.matches(&header).count(), 1, "{} call {}", scenario.id, n + 1);
                 assert_eq!(request.tools, tool_definitions(lang));
             }

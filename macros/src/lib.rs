@@ -409,34 +409,71 @@ fn has_block(tokens: Tokens) -> bool {
 }
 
 /// The names of `scope` that a statement may change: those that appear anywhere in `tokens`,
-/// except a frozen binding and a name that appears only shared-borrowed as a whole (`&name`
-/// followed by `,`, `;`, a closing bracket or a block): neither can change by the statement.
+/// except a frozen binding, and a name that appears only where it cannot change: shared-borrowed
+/// as a whole (`&name` followed by `,`, `;`, a closing bracket or a block), or one of its fields
+/// read as a value (`name.field` followed by `,`, `;`, `&&`, `||`, `==`, `!=`, or the end of an
+/// argument list, a list or a block, as in `tool_definitions(tools.lang)`).
 fn mentioned(tokens: Tokens, scope: &Scope) -> Vec<String> {
     use proc_macro2::{Delimiter, Spacing, TokenTree};
-    /// Each name found, and whether that occurrence is a plain shared borrow.
-    fn walk(tokens: Tokens, found: &mut Vec<(String, bool)>) {
+    /// Each name found, and whether that occurrence cannot change it. `value_ends`: the end of
+    /// `tokens` ends a value. Not so for `(f.call)(x)`, where a field is called (which may change
+    /// it), for `match (x.f) { ref mut y => .. }`, nor for a macro's arguments (which it may use
+    /// in any way).
+    fn walk(tokens: Tokens, value_ends: bool, found: &mut Vec<(String, bool)>) {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let punct = |i: usize, c: char, spacing: Option<Spacing>| matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c && spacing.is_none_or(|s| p.spacing() == s));
+        // After `name.field`: a comma or semicolon, a logical or equality operator, or the end.
+        let field_read_ends = |i: usize| match tokens.get(i) {
+            None => value_ends,
+            Some(TokenTree::Punct(p)) if matches!(p.as_char(), ',' | ';') => true,
+            Some(TokenTree::Punct(p)) if p.spacing() == Spacing::Joint => {
+                let pair = |first: char, second: char| {
+                    p.as_char() == first && punct(i + 1, second, Some(Spacing::Alone))
+                };
+                pair('&', '&') || pair('|', '|') || pair('=', '=') || pair('!', '=')
+            }
+            _ => false,
+        };
         for (at, token) in tokens.iter().enumerate() {
             match token {
                 TokenTree::Ident(ident) => {
-                    let amp = |i: usize| matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '&');
-                    let joint_amp = |i: usize| matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == Spacing::Joint);
-                    let borrowed = at >= 1 && amp(at - 1) && !(at >= 2 && joint_amp(at - 2));
+                    let joint_amp = at >= 2 && punct(at - 2, '&', Some(Spacing::Joint));
+                    let borrowed = at >= 1 && punct(at - 1, '&', None) && !joint_amp;
                     let ends = match tokens.get(at + 1) {
                         None => true,
                         Some(TokenTree::Punct(p)) => matches!(p.as_char(), ',' | ';'),
                         Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Brace,
                         _ => false,
                     };
-                    found.push((ident.to_string(), borrowed && ends));
+                    // `&mut name.field` lends the field out to be changed.
+                    let lent =
+                        at >= 1 && matches!(&tokens[at - 1], TokenTree::Ident(i) if i == "mut");
+                    let field = matches!(
+                        tokens.get(at + 2),
+                        Some(TokenTree::Ident(_) | TokenTree::Literal(_))
+                    );
+                    let read = punct(at + 1, '.', Some(Spacing::Alone))
+                        && field
+                        && !lent
+                        && field_read_ends(at + 3);
+                    found.push((ident.to_string(), (borrowed && ends) || read));
                 }
-                TokenTree::Group(group) => walk(group.stream(), found),
+                TokenTree::Group(group) => {
+                    let before = at.checked_sub(1).and_then(|i| tokens.get(i));
+                    let called = matches!(before, Some(TokenTree::Ident(i)) if i != "match");
+                    let value_ends = match group.delimiter() {
+                        Delimiter::Parenthesis => called,
+                        Delimiter::Bracket | Delimiter::Brace => true,
+                        Delimiter::None => false,
+                    };
+                    walk(group.stream(), value_ends, found)
+                }
                 _ => {}
             }
         }
     }
     let mut idents = Vec::new();
-    walk(tokens, &mut idents);
+    walk(tokens, false, &mut idents);
     let changeable = |b: &Binding| {
         let name = b.name.to_string();
         let uses: Vec<bool> =

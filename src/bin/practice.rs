@@ -4,6 +4,7 @@
 //! through; only the workspace (a folder), the approval (a question on the terminal, or
 //! `--decision`) and the runner (a real process) differ. See `practice --help`.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -139,7 +140,7 @@ impl Model for Narrated<'_> {
         reply
     }
 
-    fn describe(&self) -> String {
+    fn describe(&self) -> Cow<'_, str> {
         self.model.describe()
     }
 }
