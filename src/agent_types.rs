@@ -158,7 +158,7 @@ struct RequestJson<'a> {
 }
 
 /// A value serialized through `trace::remembered`.
-pub struct Remembered<'a, T>(pub &'a T);
+struct Remembered<'a, T>(&'a T);
 
 impl<T: Serialize + SameJson + Clone + 'static> Serialize for Remembered<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

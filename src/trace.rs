@@ -807,8 +807,8 @@ pub trait Snapshot {
     fn type_name(&self) -> &'static str;
     /// A model request (`agent_types::Request`) hands `visit` its tools and its messages, and says
     /// so: the recorder stores it from them ([`Tables::request`]). The tools are the same at each
-    /// call and the messages mostly the stored history's; writing the whole request and finding
-    /// these parts in its text again cost a loop trace more than a tenth of its time.
+    /// call and the messages mostly the stored history's; writing the whole request only to find
+    /// these parts in its text again made its step the costliest of a loop trace.
     fn request_parts(&self, _visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
         false
     }
@@ -1286,7 +1286,7 @@ impl Tables {
 
 /// Values by the hashes of their texts: an open-addressing table, at most half full, each slot a value's
 /// index plus one (zero when free), and each value's hash by index. A list sorted by hash moved half
-/// its entries at each new value, which the loop figure's traces (a few hundred values) felt.
+/// its entries at each new value, a cost that grew with the trace (a loop trace has hundreds).
 #[derive(Default)]
 struct ByHash {
     slots: Vec<u32>,
@@ -1294,7 +1294,7 @@ struct ByHash {
 }
 
 impl ByHash {
-    /// The first value of hash `hash` that is `same`, looking at them in the order they were added.
+    /// The value of hash `hash` that is `same` (at most one is: each value is stored once).
     fn find(&self, hash: u64, mut same: impl FnMut(u32) -> bool) -> Option<u32> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = hash as usize & mask;
