@@ -974,7 +974,7 @@ struct Tables {
     done: Recording,
     /// Each value by the hash of its text.
     values: ByHash,
-    /// The same for the values written by their parts, by the hash of their whole text.
+    /// The values `store` wrote by their parts, by the hash of their whole text.
     whole: Vec<(u64, u32)>,
     /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
     lengths: Vec<usize>,
@@ -1066,16 +1066,10 @@ impl Tables {
         } else {
             each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));
         }
+        // Not noted by its whole text's hash, as a value `store` splits is: that took writing the whole
+        // list out at each push onto the history, and only the run's outcome, once, wrote it whole again
+        // (`prepare_messages` reads it as the host's entries, `settled`).
         let index = self.intern(&text, by_parts, previous);
-        if by_parts && index as usize == self.done.values.len() - 1 {
-            // New: found by its whole text's hash, like a value `store` split, when written whole later
-            // (the history handed to `prepare_messages`).
-            text.clear();
-            plain(&self.done.values, &self.done.parts, index, &mut text);
-            let hash = text_hash(&text);
-            let at = self.whole.partition_point(|&(known, _)| known < hash);
-            self.whole.insert(at, (hash, index));
-        }
         self.scratch = text;
         index
     }
@@ -1533,6 +1527,12 @@ fn same_static(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
 }
 
+/// Whether two lists of value indices are the same, compared as numbers (slices of numbers compare
+/// with the module's `memcmp`, a byte at a time).
+fn same_indices(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 fn is_in(names: &[&str], name: &str) -> bool {
     names.iter().any(|known| same_static(known, name))
 }
@@ -1615,6 +1615,9 @@ struct Recorder {
     /// The host as the latest step saw it, and that step's view once nothing changed since.
     host_before: Host,
     host_steady: Option<u32>,
+    /// Whether `host` differs from `host_before`: set where a step takes a field's entries and they
+    /// differ, so that most steps (which change no host field) compare nothing.
+    host_moved: bool,
     frames: Vec<Frame>,
     /// Frames entered outside the target, counted so that their probes are ignored.
     silent: usize,
@@ -1663,6 +1666,7 @@ pub fn record_with<T>(
         host_start: host.clone(),
         host,
         host_steady: None,
+        host_moved: false,
         frames: Vec::new(),
         silent: 0,
         truncated: false,
@@ -1825,8 +1829,15 @@ pub fn step(
                 let kept = if !every && is_in(frame.appends, root) { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
                 match known {
-                    Some(at) => r.host[at].1 = entries,
-                    None => r.host.push((key, entries)),
+                    Some(at) if same_indices(&r.host[at].1, &entries) => {}
+                    Some(at) => {
+                        r.host[at].1 = entries;
+                        r.host_moved = true;
+                    }
+                    None => {
+                        r.host.push((key, entries));
+                        r.host_moved = true;
+                    }
                 }
                 let origin = Origin { key, frame: frame.id, root, span: list.span() };
                 match r.origins.iter().position(|known| same_static(known.key, key)) {
@@ -1963,7 +1974,7 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u
 impl Recorder {
     /// The host's view for the step being recorded: marked against the step before.
     fn host_view(&mut self) -> u32 {
-        if self.host == self.host_before {
+        if !self.host_moved {
             if let Some(steady) = self.host_steady {
                 return steady;
             }
@@ -1974,6 +1985,7 @@ impl Recorder {
         let view = self.tables.host(mark_host(&self.host_before, &self.host));
         self.host_before = self.host.clone();
         self.host_steady = None;
+        self.host_moved = false;
         view
     }
 
