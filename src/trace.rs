@@ -1815,10 +1815,10 @@ pub fn step(
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
         // new, whatever that step's statement mentions.
-        let is_new = |root: &str| !frame.locals.iter().any(|slot| slot.name == root);
+        let is_new = |root: &str| !frame.locals.iter().any(|slot| same_static(slot.name, root));
         for &(key, root, list) in host {
             if may_differ(root) || is_new(root) {
-                let known = r.host.iter().position(|(known, _)| *known == key);
+                let known = r.host.iter().position(|(known, _)| same_static(known, key));
                 // A caller's latest step took these entries from this very list (`prepare_messages`
                 // reads the history `run_loop` handed it), and they cannot have changed since.
                 if quick && known.is_some() && settled(&r.origins, callers, key, list) {
