@@ -1846,6 +1846,10 @@ pub fn step(
                 }
             }
         }
+        // A field this call no longer hands over (its binding moved away, or out of scope) can change
+        // unseen from here on: the entries its steps took vouch for nothing more.
+        let handed = |origin: &Origin| host.iter().any(|&(key, _, _)| same_static(key, origin.key));
+        r.origins.retain(|origin| origin.frame != frame.id || handed(origin));
 
         // The slots the call's step before last had, reused: one allocation fewer a step.
         let mut locals = std::mem::take(&mut r.spare);
@@ -2274,6 +2278,21 @@ mod tests {
         let (quick, every) = writes("tally", || tally(1));
         // `tally` is written when bound and after the bump; with every value also after the read.
         assert_eq!((quick, every), (2, 3));
+    }
+
+    #[traced(host(entries = list))]
+    fn move_then_hand(last: u32) -> usize {
+        let list = vec![Counted(1), Counted(2), Counted(last)];
+        let mut moved = list;
+        moved[0] = Counted(9);
+        count_entries(&moved)
+    }
+
+    /// The list moved away to another binding is the same list (the same span) but no longer the
+    /// host field's binding: changed through the other, it is taken again where it is handed on.
+    #[test]
+    fn a_list_moved_away_is_not_vouched_for() {
+        writes("move_then_hand", || move_then_hand(3));
     }
 
     /// A record long enough that eight of them are written by their parts; counted as `Counted` is.
