@@ -806,7 +806,7 @@ pub trait Snapshot {
     /// The type's full name (`std::any::type_name`); `type_label` makes it the type as a reader wrote it.
     fn type_name(&self) -> &'static str;
     /// A model request (`agent_types::Request`) hands `visit` its tools and its messages, and says
-    /// so: the recorder stores it from them ([`Tables::request`]). The tools are the same at each
+    /// so: the recorder stores it from them (`Tables::request`). The tools are the same at each
     /// call and the messages mostly the stored history's; writing the whole request only to find
     /// these parts in its text again made its step the costliest of a loop trace.
     fn request_parts(&self, _visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
@@ -844,7 +844,7 @@ pub trait HostList {
     /// The list's type as a reader wrote it, as `type_label` gives it.
     fn type_label(&self) -> &'static str;
     /// Where its entries lie, how many there are, and their type: two lists with the same span hold
-    /// the very same entries (see [`settled`]).
+    /// the very same entries (see `settled`).
     fn span(&self) -> Span;
 }
 
@@ -884,7 +884,7 @@ impl<T: Serialize> HostList for [T] {
 }
 
 /// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
-/// `messages: &[Message]`): the local is this reference, so [`same_list`] finds it.
+/// `messages: &[Message]`): the local is this reference, so `same_list` finds it.
 impl<T: Serialize> HostList for &[T] {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         (**self).each(from, visit);
@@ -1005,7 +1005,7 @@ impl Tables {
 
     /// The parts of a request stored by its parts (`{"tools":3,"messages":4}`, the messages by theirs
     /// too): the tools' index, and each message's. `None` if it is not stored so.
-    fn request_parts(&self, index: u32) -> Option<(u32, Vec<u32>)> {
+    fn request_indices(&self, index: u32) -> Option<(u32, Vec<u32>)> {
         let (values, parts) = (&self.done.values, &self.done.parts);
         let by_parts = |index: u32| parts.binary_search(&index).is_ok();
         let text = values[index as usize].bytes();
@@ -1080,15 +1080,25 @@ impl Tables {
     fn request(&mut self, value: &dyn Snapshot, host: &Host, previous: Option<u32>) -> Option<u32> {
         let mut index = None;
         value.request_parts(&mut |tools, messages| {
-            // In the order writing the whole would store them, so that the indices are the same.
-            let tools_like = self.done.requests.last().map(|last| last.tools);
-            let tools = self.value(tools, tools_like);
-            let messages = self.entries(messages, history(host), 0);
+            let (tools, messages) = self.request_entries(tools, messages, history(host));
             let messages = self.list_value(&messages, None);
             let fields = [(&b"\"tools\":"[..], tools), (&b"\"messages\":"[..], messages)];
             index = Some(self.object_value(&fields, previous));
         });
         index
+    }
+
+    /// A request's tools (the tools first, as writing the whole request stores them), most likely those
+    /// of the request before, and its messages, each most likely the stored `history`'s at its place.
+    fn request_entries(
+        &mut self,
+        tools: &dyn Snapshot,
+        messages: &dyn HostList,
+        history: &[u32],
+    ) -> (u32, Vec<u32>) {
+        let tools_like = self.done.requests.last().map(|last| last.tools);
+        let tools = self.value(tools, tools_like);
+        (tools, self.entries(messages, history, 0))
     }
 
     /// The index of an object whose fields are stored already (each `"name":` and its index), without
@@ -1098,10 +1108,7 @@ impl Tables {
         let (values, parts) = (&self.done.values, &self.done.parts);
         // A field is split where its value is stored by its parts; the text is each name and value, a
         // comma after each but the last, and the two braces.
-        let length = |index: u32| match parts.binary_search(&index) {
-            Ok(at) => self.lengths[at],
-            Err(_) => values[index as usize].bytes().len(),
-        };
+        let length = |index| whole_length(values, parts, &self.lengths, index);
         let whole =
             1 + fields.iter().map(|&(key, index)| key.len() + length(index) + 1).sum::<usize>();
         let split_field = fields.iter().any(|(_, index)| parts.binary_search(index).is_ok());
@@ -1208,10 +1215,7 @@ impl Tables {
                 let digits = &text[part.value];
                 let part = index_at(digits);
                 length -= digits.len();
-                length += match parts.binary_search(&part) {
-                    Ok(at) => self.lengths[at],
-                    Err(_) => values[part as usize].bytes().len(),
-                };
+                length += whole_length(values, parts, &self.lengths, part);
             }
             parts.push(index);
             self.lengths.push(length);
@@ -1275,6 +1279,15 @@ impl Tables {
             entries.push(self.value(entry, previous));
         });
         entries
+    }
+}
+
+/// The length of value `index`'s whole text: of its text, or for a value stored by its parts (`parts`)
+/// its whole length as `lengths` notes it.
+fn whole_length(values: &[Json], parts: &[u32], lengths: &[usize], index: u32) -> usize {
+    match parts.binary_search(&index) {
+        Ok(at) => lengths[at],
+        Err(_) => values[index as usize].bytes().len(),
     }
 }
 
@@ -1561,14 +1574,9 @@ fn address(value: &dyn Snapshot) -> usize {
 
 struct Frame {
     symbol: &'static str,
-    /// The line of the call's latest step; `None` before its first.
-    line: Option<u32>,
-    /// What the latest step's statement mentions: the bindings that may differ at the next one.
-    mentions: &'static [&'static str],
-    /// What the latest step's statement only appends to, and returns (see [`Probe`]).
-    appends: &'static [&'static str],
-    returns: Option<&'static str>,
-    alone: bool,
+    /// The probe of the call's latest step (its line, what its statement mentions, ...); `None`
+    /// before its first.
+    probe: Option<&'static Probe>,
     locals: Vec<Slot>,
     /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
     scope: u32,
@@ -1576,6 +1584,23 @@ struct Frame {
     latest: u32,
     /// Tells this call from any other, for [`Origin`].
     id: u32,
+}
+
+impl Frame {
+    /// The line of the call's latest step; `None` before its first.
+    fn line(&self) -> Option<u32> {
+        self.probe.map(|probe| probe.line)
+    }
+
+    /// What the latest step's statement mentions: the bindings that may differ at the next one.
+    fn mentions(&self) -> &'static [&'static str] {
+        self.probe.map_or(&[], |probe| probe.mentions)
+    }
+
+    /// Whether only the latest step's statement runs until the next step (see [`Probe::alone`]).
+    fn alone(&self) -> bool {
+        self.probe.is_some_and(|probe| probe.alone)
+    }
 }
 
 /// Where a host field's entries were last taken: at a step of the call `frame`, through its binding
@@ -1598,7 +1623,7 @@ fn settled(origins: &[Origin], callers: &[Frame], key: &str, list: &dyn HostList
     let Some(by) = callers.iter().find(|frame| frame.id == origin.frame) else { return false };
     let (at, len, ty) = list.span();
     let same = origin.span.0 == at && origin.span.1 == len && same_static(origin.span.2, ty);
-    same && by.alone && !is_in(by.mentions, origin.root)
+    same && by.alone() && !is_in(by.mentions(), origin.root)
 }
 
 /// The host's fields as value indices, in the figure's order.
@@ -1720,20 +1745,16 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
         // The request is most often a local of the current call (`run_loop`'s `request`), stored at
         // its latest step and not changed since: only that step's statement has run (`alone`), and
         // it does not mention it. Then its parts are the messages and the tools, already stored.
-        let frame = r.frames.last().filter(|frame| frame.alone && !r.settings.every_value);
+        let frame = r.frames.last().filter(|frame| frame.alone() && !r.settings.every_value);
         let local = frame.and_then(|frame| {
             let same =
                 |slot: &&Slot| slot.at == address(whole) && same_static(slot.ty, whole.type_name());
             let slot = frame.locals.iter().find(same)?;
-            (!is_in(frame.mentions, slot.name)).then_some(slot.value).flatten()
+            (!is_in(frame.mentions(), slot.name)).then_some(slot.value).flatten()
         });
-        let stored = local.and_then(|index| r.tables.request_parts(index));
-        let (tools, messages) = stored.unwrap_or_else(|| {
-            // Every prepared message but the first is most often the stored one at its place.
-            let messages = r.tables.entries(messages, &history, 0);
-            let previous = r.tables.done.requests.last().map(|last| last.tools);
-            (r.tables.value(tools, previous), messages)
-        });
+        let stored = local.and_then(|index| r.tables.request_indices(index));
+        let (tools, messages) =
+            stored.unwrap_or_else(|| r.tables.request_entries(tools, messages, &history));
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
@@ -1772,11 +1793,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
         } else {
             r.frames.push(Frame {
                 symbol,
-                line: None,
-                mentions: &[],
-                appends: &[],
-                returns: None,
-                alone: false,
+                probe: None,
                 locals: Vec::new(),
                 scope: 0,
                 latest: 0,
@@ -1805,12 +1822,12 @@ pub fn step(
             return;
         }
         let Some((frame, callers)) = r.frames.split_last_mut() else { return };
-        let first = frame.line.is_none();
+        let first = frame.probe.is_none();
         // The shortcuts below are not taken with `every_value`, so that tests can hold them to it.
         let quick = !r.settings.every_value;
         let every = !quick || first;
         let may_differ =
-            |name: &str| every || is_in(frame.mentions, name) || is_in(probe.fresh, name);
+            |name: &str| every || is_in(frame.mentions(), name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
@@ -1826,7 +1843,8 @@ pub fn step(
                 }
                 let before = known.map_or(&[][..], |at| &r.host[at].1);
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
-                let kept = if !every && is_in(frame.appends, root) { before.len() } else { 0 };
+                let appended = frame.probe.is_some_and(|latest| is_in(latest.appends, root));
+                let kept = if !every && appended { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
                 match known {
                     Some(at) if same_indices(&r.host[at].1, &entries) => {}
@@ -1925,12 +1943,8 @@ pub fn step(
 
         let scope = tables.scope(frame.scope, &locals);
         let values: Vec<Option<u32>> = locals.iter().map(|slot| slot.value).collect();
-        let ran = frame.line;
-        frame.line = Some(probe.line);
-        frame.mentions = probe.mentions;
-        frame.appends = probe.appends;
-        frame.returns = probe.returns;
-        frame.alone = probe.alone;
+        let ran = frame.line();
+        frame.probe = Some(probe);
         r.spare = std::mem::replace(&mut frame.locals, locals);
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
@@ -1961,11 +1975,12 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u
                 return;
             }
             let Some(top) = r.frames.last() else { return };
-            let Some(line) = top.line else { return };
+            let Some(line) = top.line() else { return };
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
-            let returned = top.returns.filter(|_| !r.settings.every_value).and_then(|name| {
+            let returns = top.probe.and_then(|latest| latest.returns);
+            let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });
             let ending = Some(ending(&mut r.tables, r.lang, returned));
@@ -2019,7 +2034,7 @@ impl Recorder {
             top.latest = index;
         }
         let (symbol, line) =
-            self.frames.last().map_or(("", 0), |f| (f.symbol, f.line.unwrap_or(0)));
+            self.frames.last().map_or(("", 0), |f| (f.symbol, f.line().unwrap_or(0)));
         let caller = self.frames.iter().rev().nth(1).map(|f| f.latest);
         let done = &mut self.tables.done;
         done.steps.push(Step {
