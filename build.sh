@@ -72,23 +72,17 @@ build() {
   echo "www/pkg/todo_trace_bg.wasm: $raw bytes raw, $gz bytes gzip; built in $((SECONDS - started)) s"
 }
 
-# What of www/ the lesson page alone uses; every other module is one <todo-trace-figure> may load (embed.js and what it
-# imports), so a new module goes into dist/ without a change here (tests/e2e/embed.test.mjs fails on a file missing).
-PAGE_ONLY=(main.js page.js opening.js lesson-zh.js lesson-en.js)
-
 # dist/todo-trace/: one folder an author copies to their site; dist/example.html: an article that embeds two figures.
 dist() {
   step "writing dist/"
   rm -rf dist
-  mkdir -p dist/todo-trace/pkg dist/todo-trace/vendor
-  local file total=0 gz sources=()
-  for file in www/*.js; do
-    [[ " ${PAGE_ONLY[*]} " == *" $(basename "$file") "* ]] || sources+=("$file")
-  done
-  # Each module minified on its own, not bundled: the folder keeps one file per module, so relative imports
-  # and import.meta.url (where embed.js finds the wasm) work as in www/. Paths under www/ are kept (outbase).
-  node_modules/.bin/esbuild "${sources[@]}" www/style.css www/pkg/todo_trace.js www/pkg/snippets/*/*.js www/vendor/shj-*.js \
-    --minify --format=esm --outbase=www --outdir=dist/todo-trace --log-level=warning
+  mkdir -p dist/todo-trace/pkg
+  local file total=0 gz
+  # esbuild bundles embed.js with every module it imports, minified (about 4 KB gzip less than one file per module).
+  # What the element imports later stays a file of its own at its place under www/ (outbase), so a page fetches only
+  # its language's words, and the glue finds the wasm beside itself (import.meta.url) as it does in www/pkg/.
+  node_modules/.bin/esbuild www/embed.js www/code.js www/text-zh.js www/text-en.js www/pkg/todo_trace.js www/style.css \
+    --bundle --splitting --minify --format=esm --outbase=www --outdir=dist/todo-trace --log-level=warning
   cp www/pkg/todo_trace_bg.wasm dist/todo-trace/pkg/
   cp example/example.html dist/example.html
   # The sum of gzip -9 of each file, as a server that compresses would send them (issue 14: at most 100 KB).

@@ -107,10 +107,13 @@ function loadApi() {
   return loadingApi;
 }
 
+// Each language's words, by a plain import() of each file, so a bundler (./build.sh dist) can follow both.
+const TEXTS = { zh: () => import('./text-zh.js'), en: () => import('./text-en.js') };
+
 function loadWords(/** @type {Lang} */ lang) {
   let words = loadingWords.get(lang);
   if (!words) {
-    words = import(`./text-${lang}.js`).then((module) => module.default);
+    words = TEXTS[lang]().then((module) => module.default);
     loadingWords.set(lang, words);
   }
   return words;
