@@ -5,12 +5,13 @@
 //! approval and the program runner only through the traits below: the browser and `practice`
 //! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;
 
+use crate::json::{json_struct, string, ToJson};
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::trace::{self, HostEvent, HostList, SameJson, Snapshot};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
@@ -151,22 +152,23 @@ pub struct Request {
 /// A request as JSON: `{"tools":[...],"messages":[...]}`, the two parts `trace::Tables::request`
 /// puts together in this order. (The tools are written once per recording, then copied: see
 /// `trace::remembered`.)
-#[derive(Serialize)]
 struct RequestJson<'a> {
     tools: Remembered<'a, Vec<ToolDefinition>>,
     messages: &'a [Message],
 }
 
-/// A value serialized through `trace::remembered`.
+json_struct!(RequestJson<'_> { tools, messages });
+
+/// A value written through `trace::remembered`.
 struct Remembered<'a, T>(&'a T);
 
-impl<T: Serialize + SameJson + Clone + 'static> Serialize for Remembered<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        trace::remembered(self.0, serializer)
+impl<T: ToJson + SameJson + Clone + 'static> ToJson for Remembered<'_, T> {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        trace::remembered(self.0, out);
     }
 }
 
-/// Not `Serialize` (which would make it a `Snapshot` like any value): the recorder stores a request
+/// Not `ToJson` (which would make it a `Snapshot` like any value): the recorder stores a request
 /// from its parts, which it mostly has already.
 impl Snapshot for Request {
     fn write_json(&self, out: &mut Vec<u8>) {
@@ -421,23 +423,22 @@ pub trait Runner {
     fn describe(&self) -> Cow<'_, str>;
 }
 
-// The traced functions show every binding in their scope, so the trait objects serialize too:
+// The traced functions show every binding in their scope, so the trait objects are written too:
 // as their one-line description, not their insides. The loop's `tools` is written again at most of
 // its steps, so the browser's descriptions are borrowed, not formatted each time.
-macro_rules! serialize_as_description {
+macro_rules! json_as_description {
     ($($object:ident),*) => {$(
-        impl Serialize for dyn $object + '_ {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.describe())
+        impl ToJson for dyn $object + '_ {
+            fn to_json(&self, out: &mut Vec<u8>) {
+                string(out, &self.describe());
             }
         }
     )*};
 }
 
-serialize_as_description!(Model, Workspace, Approval, Runner);
+json_as_description!(Model, Workspace, Approval, Runner);
 
 /// The host's side of the loop: how it executes tools, and its rules.
-#[derive(Serialize)]
 pub struct Tools<'a> {
     pub workspace: &'a dyn Workspace,
     pub approval: &'a mut dyn Approval,
@@ -445,4 +446,24 @@ pub struct Tools<'a> {
     /// While on, `run_main` is blocked without asking anyone.
     pub maintenance: bool,
     pub lang: Lang,
+}
+
+// The trace's text of each type (`json`), as serde writes the derived ones.
+json_struct!(ToolDefinition { name, description, input_schema });
+json_struct!(ToolCall { id, name, input });
+json_struct!(Warning { tool_use_id, code, message });
+json_struct!(Outcome { stop, calls, plan, history, warnings, answer });
+json_struct!(RunResult { text, ok });
+json_struct!(Tools<'_> { workspace, approval, runner, maintenance, lang });
+
+impl ToJson for Stop {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, if *self == Stop::Answered { "answered" } else { "call_limit" });
+    }
+}
+
+impl ToJson for Decision {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, if *self == Decision::Allow { "allow" } else { "deny" });
+    }
 }

@@ -1,5 +1,6 @@
 //! The page's figures and the API's vocabulary: figure and scenario descriptions, languages, errors.
 
+use crate::json::{json_struct, string, Object, ToJson};
 use serde::Serialize;
 use tsify::Tsify;
 
@@ -197,3 +198,41 @@ pub fn scenarios(figure_id: &str, lang: Lang) -> Result<Vec<Scenario>, ApiError>
 
 /// (Chinese, English)
 type Words = (&'static str, &'static str);
+
+impl ToJson for FigureId {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, self.name());
+    }
+}
+
+json_struct!(Figure { id, symbol, file, entry, edits, host });
+
+impl ToJson for Edits {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(
+            out,
+            match self {
+                Edits::Items => "items",
+                Edits::Plan => "plan",
+                Edits::Nothing => "nothing",
+            },
+        );
+    }
+}
+
+impl ToJson for HostPart {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, self.name());
+    }
+}
+
+impl ToJson for Scenario {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        Object::new(out)
+            .field("id", &self.id)
+            .field("label", &self.label)
+            .field("hint", &self.hint)
+            .field("isDefault", &self.is_default)
+            .end();
+    }
+}

@@ -16,6 +16,7 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::input::{MAX_DEPTH, MAX_INPUT_BYTES};
+use crate::json::{self, ToJson};
 
 /// Why a JS value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,14 +138,14 @@ impl Walk {
         if !number.is_finite() {
             return Err(self.refuse(NotData::NotFinite));
         }
-        // serde_json writes into a Vec here as for a trace's values; `Value`'s `Display` would bring
-        // an adapter of its own.
-        let written = if JsNumber::is_safe_integer(value) {
-            serde_json::to_vec(&(number as i64))
+        // Written as a trace writes it (`json`), and measured.
+        let mut written = Vec::new();
+        if JsNumber::is_safe_integer(value) {
+            (number as i64).to_json(&mut written);
         } else {
-            serde_json::to_vec(&number)
-        };
-        self.add(written.map_or(0, |written| written.len())) // writing a number cannot fail
+            Number::from_f64(number).to_json(&mut written);
+        }
+        self.add(written.len())
     }
 
     /// Counts a string and returns it. Each UTF-16 unit is at least one byte of UTF-8, so a string
@@ -205,7 +206,10 @@ fn path_part(key: &str) -> String {
     if name {
         format!(".{key}")
     } else {
-        format!("[{}]", serde_json::to_string(key).unwrap_or_default())
+        let mut quoted = Vec::new();
+        json::string(&mut quoted, key);
+        // json::string writes UTF-8: it copies the key and adds ASCII escapes.
+        format!("[{}]", String::from_utf8(quoted).unwrap_or_default())
     }
 }
 

@@ -3,7 +3,7 @@
 //! `lesson` holds the functions the reader steps through (`types` their data); `entries` the calls
 //! the page runs; `figures` names the figures and their scenarios, `scenarios` holds their data and
 //! `run` runs one into a trace; `input` reads a reader's own input
-//! (`js_value` checks an author's JS value); `trace` records steps; `source`
+//! (`js_value` checks an author's JS value); `trace` records steps (`json` writes its values); `source`
 //! cuts listings; `wasm` is the JS API. The agent loop: `agent` (the lesson code), `agent_types`
 //! (its data and traits), `stand_in` (the model), `loop_scenarios`, and the two hosts
 //! `in_memory` (the page) and `native` (the `practice` command).
@@ -15,6 +15,7 @@ pub mod figures;
 pub mod in_memory;
 pub mod input;
 pub mod js_value;
+pub mod json;
 pub mod lesson;
 pub mod loop_scenarios;
 mod messages;

@@ -1,5 +1,6 @@
 //! Running a figure into a [`Trace`]: a scenario, or the reader's own input.
 
+use crate::json::{Object, ToJson};
 use serde::Serialize;
 use serde_json::Value;
 use tsify::Tsify;
@@ -153,7 +154,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
+    pub fn of<T: ToJson>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
         match result {
             Ok(value) => Outcome { ok: true, value: Some(trace::raw_json(&value)), error: None },
             Err(error) => Outcome::failed(error.info(lang)),
@@ -375,5 +376,27 @@ impl Data {
             messages: Vec::new(),
             agent: Some(setup),
         }
+    }
+}
+
+// The trace's text of each type (`json`), as serde writes it by the attributes above.
+impl ToJson for Outcome {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        Object::new(out)
+            .field("ok", &self.ok)
+            .maybe("value", &self.value)
+            .maybe("error", &self.error)
+            .end();
+    }
+}
+
+impl ToJson for Given {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        Object::new(out)
+            .maybe("state", &self.state)
+            .maybe("items", &self.items)
+            .maybe("messages", &self.messages)
+            .maybe("agent", &self.agent)
+            .end();
     }
 }

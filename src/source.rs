@@ -6,6 +6,7 @@ use tsify::Tsify;
 
 use crate::agent::{execute_with_plan, run_loop};
 use crate::entries::{run_agent, run_prepare, run_validate, run_write};
+use crate::json::json_struct;
 use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
 
 const LESSON: (&str, &str) = ("src/lesson.rs", include_str!("lesson.rs"));
@@ -121,3 +122,6 @@ pub fn source(symbol: &str) -> Option<Listing> {
             .collect(),
     })
 }
+
+json_struct!(Listing { symbol, file, lines });
+json_struct!(SourceLine { no, text, step });

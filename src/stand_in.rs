@@ -5,6 +5,7 @@
 //! in the request, as a model would. It keeps every request it received, so tests can check what
 //! a model was actually sent.
 
+use crate::json::{string, ToJson};
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -281,5 +282,11 @@ impl Model for StandIn {
 
     fn describe(&self) -> Cow<'_, str> {
         Cow::Owned(format!("stand-in model ({})", self.script.name()))
+    }
+}
+
+impl ToJson for Script {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, self.name());
     }
 }

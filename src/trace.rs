@@ -18,25 +18,32 @@ use std::ops::Range;
 use std::sync::Mutex;
 use tsify::Tsify;
 
+use crate::json::{json_struct, string, Object, ToJson};
 use crate::lesson::{Lang, TodoError};
 use crate::types::{Block, Content};
 
-/// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time to
-/// be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be made
-/// from text by its parser, which would have to come into the module.)
+/// A value as JSON text, kept as the bytes `json::ToJson` wrote: it is never written a second time
+/// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be
+/// made from text by its parser, which would have to come into the module.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Json(Box<[u8]>);
 
 impl Json {
-    /// The JSON text. It is UTF-8 as serde_json writes it; it is checked here, where Rust code reads
+    /// The JSON text. It is UTF-8 as `ToJson` writes it; it is checked here, where Rust code reads
     /// it as text, rather than on every value a trace stores.
     pub fn get(&self) -> &str {
-        std::str::from_utf8(&self.0).unwrap_or(NOT_SERIALIZABLE)
+        std::str::from_utf8(&self.0).unwrap_or(NOT_UTF8)
     }
 
     /// The JSON text as bytes, for writing it out.
     pub fn bytes(&self) -> &[u8] {
         &self.0
+    }
+}
+
+impl ToJson for Json {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0);
     }
 }
 
@@ -160,28 +167,30 @@ impl SameJson for Block {
 #[derive(Default)]
 struct Written {
     on: bool,
-    /// Each value's shape, a copy of it, and its text.
-    known: Vec<(u64, Box<dyn Any>, Box<str>)>,
+    known: Vec<Known>,
+}
+
+/// A value written while recording: its shape, a copy of it, and its text.
+struct Known {
+    shape: u64,
+    value: Box<dyn Any>,
+    text: Box<[u8]>,
 }
 
 thread_local! {
     static WRITTEN: RefCell<Written> = RefCell::new(Written::default());
 }
 
-/// Serializes `value`; while recording, a value [`SameJson`] as one written before is copied from that
-/// one's text instead. `#[serde(serialize_with = "crate::trace::remembered")]` on a message's content
-/// and a request's tools: the stored history, each request prepared from it, each return of
-/// `prepare_messages` and the host's view of it hold the same contents, written again and again as
-/// the conversation grows, and every request has the same tools.
-pub fn remembered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
-where
-    T: Serialize + SameJson + Clone + 'static,
-    S: Serializer,
-{
+/// Writes `value`; while recording, a value [`SameJson`] as one written before is copied from that
+/// one's text instead. A message's content and a request's tools are written through it: the stored
+/// history, each request prepared from it, each return of `prepare_messages` and the host's view of
+/// it hold the same contents, written again and again as the conversation grows, and every request
+/// has the same tools.
+pub fn remembered<T: ToJson + SameJson + Clone + 'static>(value: &T, out: &mut Vec<u8>) {
     let shape = value.shape();
-    let same = |(known_shape, known, _): &(u64, Box<dyn Any>, Box<str>)| {
-        *known_shape == shape
-            && known.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
+    let same = |known: &Known| {
+        known.shape == shape
+            && known.value.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
     };
     let found = WRITTEN.with(|written| {
         let written = written.try_borrow().ok().filter(|written| written.on)?;
@@ -189,24 +198,24 @@ where
     });
     let at = match found {
         // Not recording (or the setting that checks this shortcut): written as usual.
-        None => return value.serialize(serializer),
+        None => return value.to_json(out),
         Some(Some(at)) => at,
         Some(None) => {
             let mut text = Vec::new();
-            value.write_json(&mut text);
-            let text = String::from_utf8(text).unwrap_or_else(|_| NOT_SERIALIZABLE.to_string());
+            value.to_json(&mut text);
             WRITTEN.with(|written| {
                 let mut written = written.borrow_mut();
-                written.known.push((shape, Box::new(value.clone()), text.into()));
+                let known = Known { shape, value: Box::new(value.clone()), text: text.into() };
+                written.known.push(known);
                 written.known.len() - 1
             })
         }
     };
-    WRITTEN.with(|written| write_raw(&written.borrow().known[at].2, serializer))
+    WRITTEN.with(|written| out.extend_from_slice(&written.borrow().known[at].text));
 }
 
-/// What a value that fails to serialize is shown as (it would be a bug; none does).
-const NOT_SERIALIZABLE: &str = "\"<not serializable>\"";
+/// What [`Json::get`] shows for text that is not UTF-8 (a bug: `ToJson` writes none).
+const NOT_UTF8: &str = "\"<not UTF-8>\"";
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
 pub const MAX_STEPS: usize = 10_000;
@@ -351,6 +360,37 @@ pub struct ErrorInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub column: Option<u32>,
+}
+
+// The trace's text of each type (`json`), as serde writes it by the attributes above.
+json_struct!(ModelRequest { step, tools, messages, history, differs });
+
+impl ToJson for ErrorInfo {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        Object::new(out)
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .maybe("line", &self.line)
+            .maybe("column", &self.column)
+            .end();
+    }
+}
+
+impl ToJson for HostEvent {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(
+            out,
+            match self {
+                HostEvent::PlanWritten => "plan-written",
+                HostEvent::PlanRefused => "plan-refused",
+                HostEvent::Ask => "ask",
+                HostEvent::Refused => "refused",
+                HostEvent::Reminder => "reminder",
+                HostEvent::CallLimit => "call-limit",
+                HostEvent::Answered => "answered",
+            },
+        );
+    }
 }
 
 /// A local binding as the locals pane names it.
@@ -503,12 +543,10 @@ fn short_type_name(full: &str) -> String {
     out
 }
 
-/// `value` as JSON text (`()` is `null`). Every lesson type serializes to JSON; a failure would
-/// be a bug, shown in the trace rather than hidden (as `write_json` does: serde_json's error text
-/// would bring its `Display`, 4.5 KB of wasm, for a case that does not occur).
-pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
+/// `value` as JSON text (`()` is `null`).
+pub fn raw_json<T: ToJson + ?Sized>(value: &T) -> Json {
     let mut text = Vec::new();
-    value.write_json(&mut text);
+    value.to_json(&mut text);
     Json(text.into())
 }
 
@@ -520,7 +558,7 @@ pub fn raw_json<T: Serialize + ?Sized>(value: &T) -> Json {
 /// 20-item plan of 150 characters: about a fifth faster), not for a Chinese one (a short Chinese trace,
 /// with 2-4% of its bytes outside ASCII, 3-13% slower; measured 2026-12-03 in Chromium).
 ///
-/// `json` is UTF-8, as all that serde_json and the trace writer write is. Plain index loops: with
+/// `json` is UTF-8, as all that `ToJson` and the trace writer write is. Plain index loops: with
 /// the module's inline threshold of 20 an iterator's closures are calls. Runs of ASCII are copied whole.
 pub fn ascii_json(json: &[u8]) -> Option<Vec<u8>> {
     let mut i = ascii_run(json, 0);
@@ -814,25 +852,13 @@ pub trait Snapshot {
     }
 }
 
-impl<T: Serialize + ?Sized> Snapshot for T {
+impl<T: ToJson + ?Sized> Snapshot for T {
     fn write_json(&self, out: &mut Vec<u8>) {
-        let start = out.len();
-        let written = serde_json::to_writer(&mut *out, self);
-        not_serializable(out, start, written);
+        self.to_json(out);
     }
 
     fn type_name(&self) -> &'static str {
         std::any::type_name::<T>()
-    }
-}
-
-/// What a failed [`Snapshot::write_json`] leaves: the marker in place of what it wrote. One out-of-line
-/// copy, not one in each type's `write_json` (with the error's drop).
-#[inline(never)]
-fn not_serializable(out: &mut Vec<u8>, start: usize, written: serde_json::Result<()>) {
-    if written.is_err() {
-        out.truncate(start);
-        out.extend_from_slice(NOT_SERIALIZABLE.as_bytes());
     }
 }
 
@@ -855,7 +881,7 @@ fn span_of<T>(entries: &[T]) -> Span {
     (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
 }
 
-impl<T: Serialize> HostList for Vec<T> {
+impl<T: ToJson> HostList for Vec<T> {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().skip(from).for_each(|entry| visit(entry));
     }
@@ -869,7 +895,7 @@ impl<T: Serialize> HostList for Vec<T> {
     }
 }
 
-impl<T: Serialize> HostList for [T] {
+impl<T: ToJson> HostList for [T] {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().skip(from).for_each(|entry| visit(entry));
     }
@@ -885,7 +911,7 @@ impl<T: Serialize> HostList for [T] {
 
 /// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
 /// `messages: &[Message]`): the local is this reference, so `same_list` finds it.
-impl<T: Serialize> HostList for &[T] {
+impl<T: ToJson> HostList for &[T] {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         (**self).each(from, visit);
     }
@@ -1952,7 +1978,7 @@ pub fn step(
 }
 
 /// The epilogue of a traced function returning a `Result`.
-pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
+pub fn leave_result<T: ToJson>(frame: FrameGuard, result: &Result<T, TodoError>) {
     leave_with(frame, |tables, lang, returned| match result {
         Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
         Err(error) => Ending::Failed(error.info(lang)),
@@ -1960,7 +1986,7 @@ pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoErro
 }
 
 /// The epilogue of a traced function returning a plain value.
-pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
+pub fn leave_value<T: ToJson>(frame: FrameGuard, value: &T) {
     leave_with(frame, |tables, _, returned| {
         Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
     });
@@ -2139,10 +2165,10 @@ mod tests {
         static WRITTEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
-    impl serde::Serialize for Counted {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    impl crate::json::ToJson for Counted {
+        fn to_json(&self, out: &mut Vec<u8>) {
             WRITTEN.with(|written| written.set(written.get() + 1));
-            serializer.serialize_u32(self.0)
+            crate::json::ToJson::to_json(&self.0, out);
         }
     }
 
@@ -2263,11 +2289,12 @@ mod tests {
         assert_eq!(every - quick, 14, "{quick} written, against {every}");
     }
 
-    #[derive(serde::Serialize)]
     struct Tally {
         n: u32,
         seen: Vec<Counted>,
     }
+
+    crate::json::json_struct!(Tally { n, seen });
 
     fn double(n: u32) -> u32 {
         n * 2
@@ -2314,14 +2341,10 @@ mod tests {
     #[derive(Clone)]
     struct Noted(u32);
 
-    impl serde::Serialize for Noted {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeStruct;
+    impl crate::json::ToJson for Noted {
+        fn to_json(&self, out: &mut Vec<u8>) {
             WRITTEN.with(|written| written.set(written.get() + 1));
-            let mut record = serializer.serialize_struct("Noted", 2)?;
-            record.serialize_field("n", &self.0)?;
-            record.serialize_field("text", &"x".repeat(80))?;
-            record.end()
+            crate::json::Object::new(out).field("n", &self.0).field("text", &"x".repeat(80)).end();
         }
     }
 

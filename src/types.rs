@@ -4,6 +4,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
 
+use crate::json::{json_struct, string, ToJson};
+use crate::trace;
+
 /// One plan item, after validation.
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
 pub struct Todo {
@@ -22,8 +25,6 @@ pub struct State {
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Message {
     pub role: Role,
-    /// (Written once per recording, then copied: see `trace::remembered`.)
-    #[serde(serialize_with = "crate::trace::remembered")]
     pub content: Content,
 }
 
@@ -68,6 +69,70 @@ pub enum Block {
 pub enum Lang {
     Zh,
     En,
+}
+
+// The trace's text of each type (`json`), as serde writes it by the attributes above.
+json_struct!(Todo { id, content, status });
+json_struct!(State { items });
+
+impl ToJson for Message {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"role\":");
+        self.role.to_json(out);
+        // Written once per recording, then copied: see `trace::remembered`.
+        out.extend_from_slice(b",\"content\":");
+        trace::remembered(&self.content, out);
+        out.push(b'}');
+    }
+}
+
+impl ToJson for Role {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, if *self == Role::User { "user" } else { "assistant" });
+    }
+}
+
+impl ToJson for Content {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Content::Text(text) => string(out, text),
+            Content::Blocks(blocks) => blocks.to_json(out),
+        }
+    }
+}
+
+impl ToJson for Block {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Block::ToolUse { id, name, input } => {
+                out.extend_from_slice(b"{\"type\":\"tool_use\",\"id\":");
+                string(out, id);
+                out.extend_from_slice(b",\"name\":");
+                string(out, name);
+                out.extend_from_slice(b",\"input\":");
+                input.to_json(out);
+            }
+            Block::ToolResult { tool_use_id, content, is_error } => {
+                out.extend_from_slice(b"{\"type\":\"tool_result\",\"tool_use_id\":");
+                string(out, tool_use_id);
+                out.extend_from_slice(b",\"content\":");
+                string(out, content);
+                out.extend_from_slice(b",\"is_error\":");
+                is_error.to_json(out);
+            }
+            Block::Text { text } => {
+                out.extend_from_slice(b"{\"type\":\"text\",\"text\":");
+                string(out, text);
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+impl ToJson for Lang {
+    fn to_json(&self, out: &mut Vec<u8>) {
+        string(out, self.pick("zh", "en"));
+    }
 }
 
 impl Lang {

@@ -1,22 +1,20 @@
 //! The JS API: thin `#[wasm_bindgen]` wrappers that check and convert types (plain objects, camelCase keys).
 
 use js_sys::JsString;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::figures::{self, ApiError, FIGURES};
 use crate::input::{InputError, MAX_INPUT_BYTES};
+use crate::json::ToJson;
 use crate::lesson::Lang;
 use crate::messages::quoted;
 use crate::{js_value, run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
-    // Every API type serializes (tests/traces.rs): a failure is a bug, named without serde_json's
-    // error text, whose `Display` would weigh 4.5 KB in the module.
-    let text = serde_json::to_vec(value)
-        .map_err(|_| js_sys::Error::new("todo-trace could not write its result as JSON"))?;
+fn to_js<T: ToJson + ?Sized>(value: &T) -> Result<JsValue, js_sys::Error> {
+    let mut text = Vec::new();
+    value.to_json(&mut text);
     parse(&text)
 }
 
@@ -157,7 +155,7 @@ pub fn start() {
 /// The figures, in the lesson's order.
 #[wasm_bindgen(unchecked_return_type = "Figure[]")]
 pub fn figures() -> Result<JsValue, js_sys::Error> {
-    to_js(&FIGURES)
+    to_js(&FIGURES[..])
 }
 
 /// A figure's scenarios, labelled in `lang`; exactly one has `isDefault`.

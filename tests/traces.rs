@@ -667,18 +667,3 @@ fn the_hand_written_json_is_serde_jsons() {
         assert_eq!(t.to_json(), serde_json::to_string(&t).unwrap(), "{name}");
     }
 }
-
-/// A value that does not serialize is shown as such in a trace, not dropped or panicked on.
-#[test]
-fn a_value_that_does_not_serialize_is_named_so() {
-    struct Broken;
-    impl serde::Serialize for Broken {
-        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
-            Err(serde::ser::Error::custom("broken"))
-        }
-    }
-    assert_eq!(todo_trace::trace::raw_json(&Broken).get(), r#""<not serializable>""#);
-    let mut out = Vec::new();
-    todo_trace::trace::Snapshot::write_json(&Broken, &mut out);
-    assert_eq!(out, br#""<not serializable>""#);
-}
