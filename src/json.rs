@@ -17,18 +17,14 @@ pub trait ToJson {
 }
 
 /// `{"a":..,"b":..}` for a struct whose fields all are `ToJson`, in the order given (declaration order,
-/// as serde derives it). The keys are written as literals: each is an identifier, which needs no escape.
+/// as serde derives it), written through [`Object`].
 macro_rules! json_struct {
-    ($ty:ty { $first:ident $(, $field:ident)* }) => {
+    ($ty:ty { $($field:ident),* }) => {
         impl $crate::json::ToJson for $ty {
             fn to_json(&self, out: &mut Vec<u8>) {
-                out.extend_from_slice(concat!("{\"", stringify!($first), "\":").as_bytes());
-                $crate::json::ToJson::to_json(&self.$first, out);
-                $(
-                    out.extend_from_slice(concat!(",\"", stringify!($field), "\":").as_bytes());
-                    $crate::json::ToJson::to_json(&self.$field, out);
-                )*
-                out.push(b'}');
+                $crate::json::Object::new(out)
+                    $(.field(stringify!($field), &self.$field))*
+                    .end();
             }
         }
     };
@@ -141,15 +137,20 @@ impl<T: ToJson> ToJson for Option<T> {
 
 impl<T: ToJson> ToJson for [T] {
     fn to_json(&self, out: &mut Vec<u8>) {
-        out.push(b'[');
-        for (i, item) in self.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            item.to_json(out);
-        }
-        out.push(b']');
+        list(out, self.len(), &|i, out| self[i].to_json(out));
     }
+}
+
+/// `[a,b]`, element `i` written by `write`: one copy of the loop for every type of element.
+fn list(out: &mut Vec<u8>, len: usize, write: &dyn Fn(usize, &mut Vec<u8>)) {
+    out.push(b'[');
+    for i in 0..len {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(i, out);
+    }
+    out.push(b']');
 }
 
 impl<T: ToJson> ToJson for Vec<T> {
