@@ -27,3 +27,8 @@ pub mod stand_in;
 pub mod trace;
 pub mod types;
 pub mod wasm;
+
+/// The module's allocator (the native build keeps the system's): see `rlsf` in Cargo.toml.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: rlsf::SmallGlobalTlsf = rlsf::SmallGlobalTlsf::new();
