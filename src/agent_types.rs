@@ -5,8 +5,8 @@
 //! approval and the program runner only through the traits below: the browser and `practice`
 //! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
 
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;

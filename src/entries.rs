@@ -3,8 +3,8 @@
 //! The page shows these functions in its "setup and call entry" part, so they stay as plain as
 //! the lesson functions. `say` prints a line to the figure's output pane.
 
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 use todo_trace_macros::listed;
 use tsify::Tsify;
 

@@ -7,16 +7,14 @@
 //! as it goes, so the walk stops there), or anything that is not JSON data: a function, a symbol, a
 //! BigInt, `undefined` (also an array's hole), NaN or an infinite number, an object that is not plain
 //! (a Map, a Date, a class instance), the key `__proto__` (as in `src/input.rs`), or a cycle.
-
-use std::fmt;
+//! What passes is then converted by serde-wasm-bindgen into a `Value` (its `Deserialize`, value.rs).
 
 use js_sys::{Array, JsString, Number as JsNumber, Object, Reflect};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::input::{MAX_DEPTH, MAX_INPUT_BYTES};
 use crate::json::{self, ToJson};
+use crate::value::Number;
 
 /// Why a JS value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,70 +222,4 @@ fn json_string_len(text: &str) -> usize {
         })
         .sum();
     2 + text.len() + escapes
-}
-
-/// JSON data as `serde_wasm_bindgen` converts it: the same [`Value`] that `Value`'s own
-/// `Deserialize` makes. That one is not used because, with serde_json's `raw_value` feature (which
-/// `src/trace.rs` needs), it also accepts a raw value as text and so carries serde_json's whole text
-/// parser into the module: 23 KB of the 100 KB budget, for a case a JS value never is.
-pub struct Data(pub Value);
-
-impl<'de> Deserialize<'de> for Data {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Data, D::Error> {
-        deserializer.deserialize_any(DataVisitor).map(Data)
-    }
-}
-
-struct DataVisitor;
-
-impl<'de> Visitor<'de> for DataVisitor {
-    type Value = Value;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("JSON data")
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_bool<E>(self, flag: bool) -> Result<Value, E> {
-        Ok(Value::Bool(flag))
-    }
-
-    fn visit_i64<E>(self, number: i64) -> Result<Value, E> {
-        Ok(Value::from(number))
-    }
-
-    fn visit_u64<E>(self, number: u64) -> Result<Value, E> {
-        Ok(Value::from(number))
-    }
-
-    fn visit_f64<E: de::Error>(self, number: f64) -> Result<Value, E> {
-        Number::from_f64(number).map(Value::Number).ok_or_else(|| E::custom("not a finite number"))
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Value, E> {
-        Ok(Value::String(text.to_owned()))
-    }
-
-    fn visit_string<E>(self, text: String) -> Result<Value, E> {
-        Ok(Value::String(text))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(Data(item)) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut object = Map::new();
-        while let Some((key, Data(value))) = map.next_entry::<String, Data>()? {
-            object.insert(key, value);
-        }
-        Ok(Value::Object(object))
-    }
 }

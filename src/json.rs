@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use serde_json::{Map, Number, Value};
+use crate::value::{Map, Number, Value};
 
 /// A value that writes itself as JSON text.
 pub trait ToJson {
@@ -204,9 +204,9 @@ impl ToJson for Number {
         } else if let Some(n) = self.as_i64() {
             n.to_json(out);
         } else {
-            // A float: serde_json's own shortest form (through zmij), which only it should decide.
-            // Writing into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut *out, self);
+            // A float, always finite: the shortest form that reads back as the same float, as serde_json writes it.
+            let f = self.as_f64().unwrap_or_default();
+            out.extend_from_slice(zmij::Buffer::new().format_finite(f).as_bytes());
         }
     }
 }
@@ -268,12 +268,15 @@ mod tests {
 
     #[test]
     fn values_are_written_as_serde_json_writes_them() {
-        let value = json!({
+        let theirs = json!({
             "list": [1, -2, 3.5, -0.0, 1e300, 18446744073709551615u64, -9223372036854775808i64],
             "nested": {"b": null, "a": [true, false, "x\ny"], "": {}},
             "empty": [],
         });
-        assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
+        let ours = Value::from(theirs.clone());
+        assert_eq!(text(&ours), serde_json::to_string(&theirs).unwrap());
+        // And serde's view of ours (value.rs) is the same data.
+        assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&theirs).unwrap());
     }
 
     /// What crosses to JS through `to_js` (wasm.rs): the same text serde's derives would write.

@@ -26,6 +26,7 @@ pub mod source;
 pub mod stand_in;
 pub mod trace;
 pub mod types;
+pub mod value;
 pub mod wasm;
 
 /// The module's allocator (the native build keeps the system's): see `rlsf` in Cargo.toml.

@@ -1,8 +1,8 @@
 //! Running a figure into a [`Trace`]: a scenario, or the reader's own input.
 
 use crate::json::{Object, ToJson};
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 use tsify::Tsify;
 
 use crate::agent_types::Stop;

@@ -1,6 +1,6 @@
 //! The lesson's scenarios (LESSON.md's table): the base data, and what each scenario changes in it.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use crate::entries::Data;
 use crate::figures::FigureId;

@@ -6,8 +6,8 @@
 //! a model was actually sent.
 
 use crate::json::{string, ToJson};
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 use std::borrow::Cow;
 use tsify::Tsify;
 

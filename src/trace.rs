@@ -9,9 +9,9 @@
 //! a step does not grow with the size of the data. Everything the page shows about a step (its
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
+use crate::value::{Number, Value};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
-use serde_json::{Number, Value};
 use std::any::Any;
 use std::cell::RefCell;
 use std::ops::Range;
@@ -2533,7 +2533,7 @@ mod tests {
     #[test]
     fn same_json_is_the_same_text() {
         use super::SameJson;
-        use serde_json::json;
+        use crate::value as json;
         let pairs = [
             (json!({"a": 1, "b": [2, "x"]}), json!({"a": 1, "b": [2, "x"]})),
             (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),

@@ -1,7 +1,7 @@
 //! The lesson's data: plan items, the host's state, conversation messages, rejections, languages.
 
+use crate::value::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tsify::Tsify;
 
 use crate::json::{json_struct, string, ToJson};

@@ -8,6 +8,7 @@ use crate::input::{InputError, MAX_INPUT_BYTES};
 use crate::json::ToJson;
 use crate::lesson::Lang;
 use crate::messages::quoted;
+use crate::value::Value;
 use crate::{js_value, run, source};
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
@@ -264,7 +265,7 @@ pub fn trace_value(
     let lang = language(lang)?;
     let given = js_value::check(&value).map_err(|error| error.info(lang)).and_then(|()| {
         // A getter can answer differently the second time; whatever does not convert is refused alike.
-        serde_wasm_bindgen::from_value::<js_value::Data>(value).map(|data| data.0).map_err(|_| {
+        serde_wasm_bindgen::from_value::<Value>(value).map_err(|_| {
             let what = js_value::NotData::Changed;
             js_value::ValueError::NotData { path: String::new(), what }.info(lang)
         })

@@ -1,9 +1,10 @@
 //! The reader-input parser and `trace_input`: grammar, limits, error codes and positions.
 #![cfg(not(target_arch = "wasm32"))]
 
-use serde_json::{json, Value};
 use todo_trace::figures::ApiError;
 use todo_trace::run::{self, trace_input, Trace};
+use todo_trace::value as json;
+use todo_trace::value::Value;
 
 mod support;
 use todo_trace::input::{
@@ -370,7 +371,7 @@ fn trace_input_runs_validate_and_write_on_the_submitted_items() {
     let last = trace.recording.steps.last().unwrap();
     assert_eq!(
         support::host(&trace, last)["items"],
-        json!([{"id": "a", "content": "写代码", "status": "in_progress"}])
+        serde_json::json!([{"id": "a", "content": "写代码", "status": "in_progress"}])
     );
     // The host plan it replaced is the default scenario's.
     assert_eq!(trace.data.state, Some(support::data("write", "replace", Lang::En).state));
@@ -386,7 +387,7 @@ fn trace_input_reports_lesson_errors_from_the_lesson_functions() {
     let last = trace.recording.steps.last().unwrap();
     assert_eq!(
         support::host(&trace, last)["items"],
-        json!(support::data("write", "replace", Lang::En).state.items)
+        serde_json::json!(support::data("write", "replace", Lang::En).state.items)
     );
     let trace = trace_input("validate", "{}", Lang::En).unwrap();
     assert_eq!(error_of(&trace).0, "not_a_list");
@@ -481,6 +482,6 @@ fn twenty_thousand_items_are_refused_by_a_limit() {
 fn value_only_input_serializes() {
     // Every parsed value reaches the page: the trace turns into JSON without error.
     let trace = trace_input("validate", "[1.5, -3, 'x', None, {'k': [True]}]", Lang::En).unwrap();
-    let json: Value = serde_json::to_value(&trace).unwrap();
-    assert_eq!(json["data"]["items"], json!([1.5, -3, "x", null, {"k": [true]}]));
+    let json: serde_json::Value = serde_json::to_value(&trace).unwrap();
+    assert_eq!(json["data"]["items"], serde_json::json!([1.5, -3, "x", null, {"k": [true]}]));
 }

@@ -1,10 +1,11 @@
 //! The rules of LESSON.md, checked on the lesson functions called plainly (no recording).
 
-use serde_json::{json, Value};
 use todo_trace::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Block, Content, Lang, Message,
     Role, State, Todo, TodoError,
 };
+use todo_trace::value as json;
+use todo_trace::value::Value;
 
 fn item(id: &str, content: &str, status: &str) -> Value {
     json!({ "id": id, "content": content, "status": status })
@@ -33,7 +34,9 @@ fn a_valid_list_comes_back_trimmed_and_in_order() {
 fn the_returned_list_is_a_new_one() {
     let mut items = json!([item("a", "x", "pending")]);
     let list = validate_todos(&items).unwrap();
-    items[0]["content"] = json!("changed");
+    if let Value::Array(entries) = &mut items {
+        entries[0] = item("a", "changed", "pending");
+    }
     assert_eq!(list[0].content, "x");
 }
 

@@ -261,7 +261,7 @@ fn the_data_given_is_all_the_entry_reads() {
         let given = t.data.clone();
         let data = Data {
             state: given.state.unwrap_or_default(),
-            items: given.items.unwrap_or(Value::Null),
+            items: given.items.unwrap_or_default(),
             messages: given.messages.unwrap_or_default(),
             agent: given.agent,
         };
