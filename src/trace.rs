@@ -960,6 +960,9 @@ pub struct Probe {
     /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
     /// the value this step gives it, whatever runs meanwhile (see [`request`]).
     pub alone: bool,
+    /// The host fields the function can reach here (`#[traced(host(items = state.items))]`): each
+    /// field's name and the binding it is reached through. `step` is handed the lists, in this order.
+    pub host: &'static [(&'static str, &'static str)],
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -1834,13 +1837,14 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
 
 /// The probe before a statement: records a `call` step for a frame's first statement, else `line`.
 ///
-/// `values[i]` goes with `probe.names[i]`; `None` is a binding that was moved away. `host` are the
-/// host fields the function can reach (`#[traced(host(items = state.items))]`): the field's name,
-/// the binding it is reached through, and the list. `element` is the element `probe.element` names.
+/// `values[i]` goes with `probe.names[i]`; `None` is a binding that was moved away. `lists[i]` is
+/// the list of the host field `probe.host[i]`. `element` is the element `probe.element` names.
+/// (What the probe knows at compile time is in its static `Probe`; the call hands over only what
+/// exists at run time, which keeps each probe's code small.)
 pub fn step(
     probe: &'static Probe,
     values: &[Option<&dyn Snapshot>],
-    host: &[(&'static str, &'static str, &dyn HostList)],
+    lists: &[&dyn HostList],
     element: Option<&dyn Snapshot>,
 ) {
     with(|r| {
@@ -1859,7 +1863,8 @@ pub fn step(
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
         // new, whatever that step's statement mentions.
         let is_new = |root: &str| !frame.locals.iter().any(|slot| same_static(slot.name, root));
-        for &(key, root, list) in host {
+        let host = || probe.host.iter().zip(lists).map(|(&(key, root), &list)| (key, root, list));
+        for (key, root, list) in host() {
             if may_differ(root) || is_new(root) {
                 let known = r.host.iter().position(|(known, _)| same_static(known, key));
                 // A caller's latest step took these entries from this very list (`prepare_messages`
@@ -1892,7 +1897,8 @@ pub fn step(
         }
         // A field this call no longer hands over (its binding moved away, or out of scope) can change
         // unseen from here on: the entries its steps took vouch for nothing more.
-        let handed = |origin: &Origin| host.iter().any(|&(key, _, _)| same_static(key, origin.key));
+        let handed =
+            |origin: &Origin| probe.host.iter().any(|&(key, _)| same_static(key, origin.key));
         r.origins.retain(|origin| origin.frame != frame.id || handed(origin));
 
         // The slots the call's step before last had, reused: one allocation fewer a step.
@@ -1920,9 +1926,9 @@ pub fn step(
                     (before, '.')
                 }
                 (Some(value), before) => {
-                    let list = host.iter().find(|(_, _, list)| same_list(*value, *list));
+                    let list = host().find(|&(_, _, list)| same_list(*value, list));
                     let entries =
-                        list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| k == key));
+                        list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| *k == key));
                     let previous = before.and_then(|before| before.value);
                     // Made as a copy of a binding before it: that one's value, as just worked out.
                     let copied = probe.copy.filter(|&(copy, _)| quick && same_static(copy, name));

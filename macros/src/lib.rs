@@ -742,11 +742,15 @@ impl Probes<'_> {
         let reachable = |field: &&HostField| {
             scope.bindings.iter().any(|b| !b.moved && root(&field.value) == Some(&b.name))
         };
-        let host = self.host.iter().filter(reachable).map(|HostField { key, value }| {
+        let reached: Vec<&HostField> = self.host.iter().filter(reachable).collect();
+        let host = reached.iter().map(|HostField { key, value }| {
             let key = key.to_string();
             let root = root(value).map(Ident::to_string);
-            quote!((#key, #root, &#value as &dyn crate::trace::HostList))
+            quote!((#key, #root))
         });
+        let lists = reached
+            .iter()
+            .map(|HostField { value, .. }| quote!(&#value as &dyn crate::trace::HostList));
         let not_copy = hints.moves.as_ref().map(|name| quote!(crate::trace::not_copy(&#name);));
         let vecs = hints.appends.iter().chain(hints.element.as_ref().map(|(name, _)| name));
         let a_vec = vecs.map(|name| quote!(crate::trace::a_vec(&#name);));
@@ -788,9 +792,10 @@ impl Probes<'_> {
                         element: #element,
                         copy: #copy,
                         alone: #alone,
+                        host: &[#(#host),*],
                     },
                     &[#(#values),*],
-                    &[#(#host),*],
+                    &[#(#lists),*],
                     #element_value,
                 );
             }
