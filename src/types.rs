@@ -4,7 +4,7 @@ use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use crate::json::{json_struct, string, ToJson};
+use crate::json::{json_struct, string, Object, ToJson};
 use crate::trace;
 
 /// One plan item, after validation.
@@ -103,29 +103,21 @@ impl ToJson for Content {
 
 impl ToJson for Block {
     fn to_json(&self, out: &mut Vec<u8>) {
+        let mut object = Object::new(out);
         match self {
-            Block::ToolUse { id, name, input } => {
-                out.extend_from_slice(b"{\"type\":\"tool_use\",\"id\":");
-                string(out, id);
-                out.extend_from_slice(b",\"name\":");
-                string(out, name);
-                out.extend_from_slice(b",\"input\":");
-                input.to_json(out);
-            }
-            Block::ToolResult { tool_use_id, content, is_error } => {
-                out.extend_from_slice(b"{\"type\":\"tool_result\",\"tool_use_id\":");
-                string(out, tool_use_id);
-                out.extend_from_slice(b",\"content\":");
-                string(out, content);
-                out.extend_from_slice(b",\"is_error\":");
-                is_error.to_json(out);
-            }
-            Block::Text { text } => {
-                out.extend_from_slice(b"{\"type\":\"text\",\"text\":");
-                string(out, text);
-            }
+            Block::ToolUse { id, name, input } => object
+                .field("type", &"tool_use")
+                .field("id", id)
+                .field("name", name)
+                .field("input", input),
+            Block::ToolResult { tool_use_id, content, is_error } => object
+                .field("type", &"tool_result")
+                .field("tool_use_id", tool_use_id)
+                .field("content", content)
+                .field("is_error", is_error),
+            Block::Text { text } => object.field("type", &"text").field("text", text),
         }
-        out.push(b'}');
+        .end();
     }
 }
 
