@@ -5,7 +5,6 @@
 //! approval and the program runner only through the traits below: the browser and `practice`
 //! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
 
-use crate::value::Value;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -15,6 +14,7 @@ use crate::json::{json_struct, string, ToJson};
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::trace::{self, HostEvent, HostList, SameJson, Snapshot};
 use crate::types::{Block, Content, Lang, Message, Role, Todo};
+use crate::value::Value;
 
 /// The text block the reminder variant appends (the course's s03 chapter).
 pub const REMINDER: &str = "<reminder>Update your todos.</reminder>";

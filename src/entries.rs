@@ -3,7 +3,6 @@
 //! The page shows these functions in its "setup and call entry" part, so they stay as plain as
 //! the lesson functions. `say` prints a line to the figure's output pane.
 
-use crate::value::Value;
 use serde::Serialize;
 use todo_trace_macros::listed;
 use tsify::Tsify;
@@ -18,6 +17,7 @@ use crate::lesson::{
 use crate::loop_scenarios::{question, AgentSetup, FILES};
 use crate::stand_in::StandIn;
 use crate::trace::say;
+use crate::value::Value;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! The page's figures and the API's vocabulary: figure and scenario descriptions, languages, errors.
 
-use crate::json::{json_struct, string, Object, ToJson};
 use serde::Serialize;
 use tsify::Tsify;
 
+use crate::json::{json_struct, string, Object, ToJson};
 use crate::lesson::Lang;
 use crate::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
 use crate::messages::quoted;

@@ -1,12 +1,12 @@
 //! The loop's workspace, question and eight scenarios (LOOP.md's table), and running one in memory as the page does.
 
-use crate::json::{Object, ToJson};
 use serde::Serialize;
 use tsify::Tsify;
 
 use crate::agent::run_loop;
 use crate::agent_types::{Decision, Outcome, Tools};
 use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
+use crate::json::{Object, ToJson};
 use crate::stand_in::{Needs, Script, StandIn, EVIDENCE};
 use crate::types::{Block, Content, Lang, Message, TodoError};
 

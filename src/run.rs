@@ -1,7 +1,5 @@
 //! Running a figure into a [`Trace`]: a scenario, or the reader's own input.
 
-use crate::json::{Object, ToJson};
-use crate::value::Value;
 use serde::Serialize;
 use tsify::Tsify;
 
@@ -11,11 +9,13 @@ use crate::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::input::{self, InputError};
+use crate::json::{Object, ToJson};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::trace::{
     self, each, text, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot,
 };
+use crate::value::Value;
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]

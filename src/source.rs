@@ -1,7 +1,6 @@
 //! Listings for the page, cut by symbol from the very files compiled into this module.
 
 use serde::Serialize;
-
 use tsify::Tsify;
 
 use crate::agent::{execute_with_plan, run_loop};

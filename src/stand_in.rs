@@ -5,15 +5,15 @@
 //! in the request, as a model would. It keeps every request it received, so tests can check what
 //! a model was actually sent.
 
-use crate::json::{string, ToJson};
-use crate::value::Value;
 use serde::Serialize;
 use std::borrow::Cow;
 use tsify::Tsify;
 
 use crate::agent_types::{object, output_header, Model, Request};
+use crate::json::{string, ToJson};
 use crate::trace;
 use crate::types::{Block, Content, Lang, Message};
+use crate::value::Value;
 
 /// Which story the stand-in plays.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,6 @@
 //! a step does not grow with the size of the data. Everything the page shows about a step (its
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
-use crate::value::{Number, Value};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 use std::any::Any;
@@ -21,6 +20,7 @@ use tsify::Tsify;
 use crate::json::{json_struct, string, Object, ToJson};
 use crate::lesson::{Lang, TodoError};
 use crate::types::{Block, Content};
+use crate::value::{Number, Value};
 
 /// A value as JSON text, kept as the bytes `json::ToJson` wrote: it is never written a second time
 /// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be

@@ -1,11 +1,11 @@
 //! The lesson's data: plan items, the host's state, conversation messages, rejections, languages.
 
-use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
 use crate::json::{json_struct, string, Object, ToJson};
 use crate::trace;
+use crate::value::Value;
 
 /// One plan item, after validation.
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
