@@ -31,9 +31,10 @@ macro_rules! json_struct {
 }
 pub(crate) use json_struct;
 
-/// An object written field by field, for the types whose fields serde skips when absent
-/// (`skip_serializing_if = "Option::is_none"`). Written once per trace, so the fields go through
-/// `dyn ToJson`: one copy of the code, not one per type.
+/// An object written field by field: every struct's text goes through it, each field through
+/// `dyn ToJson`, so there is one copy of this code rather than one per type (measured no slower
+/// side by side). [`Object::maybe`] leaves an absent field out, as serde's
+/// `skip_serializing_if = "Option::is_none"` does.
 pub struct Object<'a> {
     out: &'a mut Vec<u8>,
     empty: bool,
