@@ -1538,8 +1538,9 @@ fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
 }
 
 /// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
-/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
-fn text_hash(bytes: &[u8]) -> u64 {
+/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time. (An
+/// object's keys are found by it too, as `value::MapBuilder` reads them.)
+pub(crate) fn text_hash(bytes: &[u8]) -> u64 {
     let mut words = bytes.chunks_exact(8);
     let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
         mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))

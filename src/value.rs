@@ -12,6 +12,8 @@ use std::ops::Index;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::trace::text_hash;
+
 /// A JSON value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Value {
@@ -267,9 +269,9 @@ impl FromIterator<(String, Value)> for Map<String, Value> {
     }
 }
 
-/// An object being read, field by field: each key is found through a table of the keys' hashes,
+/// An object being read, field by field: each key is found through a table of the keys' hashes (`trace::text_hash`),
 /// not by comparing it with every key before it. (Compared one by one, an object of 7,346 keys,
-/// within the input limit, took 120 ms natively to read; through the table, 3 ms.)
+/// within the input limit, took 120 ms natively to read; through the table, 3-5 ms.)
 #[derive(Default)]
 pub struct MapBuilder {
     map: Map<String, Value>,
@@ -282,7 +284,9 @@ impl MapBuilder {
     /// Where `key`'s slot is: the one holding its field, or the empty one where it would go.
     fn slot(&self, key: &str) -> usize {
         let mask = self.slots.len() - 1;
-        let mut slot = hash(key) as usize & mask;
+        // The hash's top bits: a multiplying hash mixes its input upwards, so its low bits vary least.
+        let mut slot =
+            (text_hash(key.as_bytes()) >> (64 - self.slots.len().trailing_zeros())) as usize;
         loop {
             match self.slots[slot] {
                 0 => return slot,
@@ -323,13 +327,6 @@ impl MapBuilder {
     pub fn finish(self) -> Map<String, Value> {
         self.map
     }
-}
-
-/// FNV-1a: short keys, spread well enough for the table above.
-fn hash(key: &str) -> u64 {
-    key.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 // serde's view, for the Rust side (`practice`, the tests); the trace writes its own text (json.rs).
