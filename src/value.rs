@@ -269,9 +269,10 @@ impl FromIterator<(String, Value)> for Map<String, Value> {
     }
 }
 
-/// An object being read, field by field: each key is found through a table of the keys' hashes (`trace::text_hash`),
-/// not by comparing it with every key before it. (Compared one by one, an object of 7,346 keys,
-/// within the input limit, took 120 ms natively to read; through the table, 3-5 ms.)
+/// An object being read, field by field: each key is found through a table of the keys' hashes
+/// (`trace::text_hash`), not by comparing it with every key before it. (Compared one by one, an
+/// object of 7,346 keys, within the input limit, took 120 ms natively to read; through the table,
+/// 3-5 ms.)
 #[derive(Default)]
 pub struct MapBuilder {
     map: Map<String, Value>,
