@@ -151,7 +151,7 @@ impl Walk {
     fn string(&mut self, text: &JsString) -> Result<String, ValueError> {
         self.fits(2 + text.length() as usize)?;
         let text = String::from(text);
-        self.add(json_string_len(&text))?;
+        self.add(json::string_len(&text))?;
         Ok(text)
     }
 
@@ -209,17 +209,4 @@ fn path_part(key: &str) -> String {
         // json::string writes UTF-8: it copies the key and adds ASCII escapes.
         format!("[{}]", String::from_utf8(quoted).unwrap_or_default())
     }
-}
-
-/// The length of `text` as a JSON string in serde_json's compact output, quotes included.
-fn json_string_len(text: &str) -> usize {
-    let escapes: usize = text
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 1,
-            c if (c as u32) < 0x20 => 5,
-            _ => 0,
-        })
-        .sum();
-    2 + text.len() + escapes
 }

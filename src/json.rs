@@ -212,39 +212,57 @@ impl ToJson for Number {
     }
 }
 
-/// `text` as a JSON string, escaped exactly as serde_json escapes it: `"` and `\`, the control
-/// characters (by their short escapes where JSON has one, else `\u00XX` in lower-case hex), and
-/// nothing else. Runs that need no escape are copied whole.
+/// The escape serde_json writes for a byte of a string: the letter after its `\` (`u` for `\u00XX`),
+/// or `None` for a byte written as it is. Only `"`, `\` and the control characters are escaped.
+pub fn escape_of(byte: u8) -> Option<u8> {
+    match byte {
+        b'"' => Some(b'"'),
+        b'\\' => Some(b'\\'),
+        b'\n' => Some(b'n'),
+        b'\r' => Some(b'r'),
+        b'\t' => Some(b't'),
+        0x08 => Some(b'b'),
+        0x0c => Some(b'f'),
+        0x00..=0x1f => Some(b'u'),
+        _ => None,
+    }
+}
+
+/// `text` as a JSON string, escaped exactly as serde_json escapes it ([`escape_of`]). Runs that
+/// need no escape are copied whole.
 pub fn string(out: &mut Vec<u8>, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();
     out.push(b'"');
     let mut start = 0;
     for (i, &byte) in bytes.iter().enumerate() {
-        let short = match byte {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            0x08 => b'b',
-            0x0c => b'f',
-            0x00..=0x1f => b'u',
-            _ => continue,
-        };
+        let Some(escape) = escape_of(byte) else { continue };
         out.extend_from_slice(&bytes[start..i]);
         start = i + 1;
-        if short == b'u' {
+        if escape == b'u' {
             out.extend_from_slice(b"\\u00");
             out.push(HEX[usize::from(byte >> 4)]);
             out.push(HEX[usize::from(byte & 0xf)]);
         } else {
             out.push(b'\\');
-            out.push(short);
+            out.push(escape);
         }
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// The length of what [`string`] writes for `text`, quotes included, without writing it.
+pub fn string_len(text: &str) -> usize {
+    let escapes: usize = text
+        .bytes()
+        .map(|byte| match escape_of(byte) {
+            Some(b'u') => 5,
+            Some(_) => 1,
+            None => 0,
+        })
+        .sum();
+    2 + text.len() + escapes
 }
 
 #[cfg(test)]
@@ -264,6 +282,7 @@ mod tests {
         for sample in [every_byte.as_str(), "", "plain", "清单 \u{2028} é \u{7f}", "\"\\\"\\\\"]
         {
             assert_eq!(text(&sample), serde_json::to_string(sample).unwrap(), "{sample:?}");
+            assert_eq!(string_len(sample), text(&sample).len(), "{sample:?}");
         }
     }
 
