@@ -197,7 +197,7 @@ impl Block {
 }
 
 /// One `tool_use` block of a reply, as the host executes it.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolCall {
     pub id: String,
     pub name: String,
@@ -336,7 +336,7 @@ pub enum Decision {
 }
 
 /// A program's run as the model is told about it.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     pub text: String,
     /// It ran to the end with exit code 0; otherwise the result is an error.
