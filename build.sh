@@ -75,17 +75,8 @@ build() {
 # dist/todo-trace/: one folder an author copies to their site; dist/example.html: an article that embeds two figures.
 dist() {
   step "writing dist/"
-  rm -rf dist
-  mkdir -p dist/todo-trace/pkg
   local file total=0 gz
-  # esbuild bundles embed.js with every module it imports, minified (about 4 KB gzip less than one file per module).
-  # What the element imports later stays a file of its own at its place under www/ (outbase), so a page fetches only
-  # its language's words, and the glue finds the wasm beside itself (import.meta.url) as it does in www/pkg/.
-  # --charset=utf8 keeps the Chinese words as they are: escaped as \uXXXX, text-zh.js was 0.4 KB larger gzip.
-  node_modules/.bin/esbuild www/embed.js www/code.js www/text-zh.js www/text-en.js www/pkg/todo_trace.js www/style.css \
-    --bundle --splitting --minify --charset=utf8 --format=esm --outbase=www --outdir=dist/todo-trace --log-level=warning
-  cp www/pkg/todo_trace_bg.wasm dist/todo-trace/pkg/
-  cp example/example.html dist/example.html
+  node dist.mjs
   # The sum of gzip -9 of each file, as a server that compresses would send them (issue 14: at most 100 KB).
   while IFS= read -r file; do
     gz=$(gzip -9 -c "$file" | wc -c)
