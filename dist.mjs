@@ -28,22 +28,27 @@ const printed = execFileSync(
   { encoding: 'utf8' },
 );
 /** @type {{imports: [string, string, string][], exports: [string, string][]}} */
-const renamed = JSON.parse(printed);
+let renamed;
+try {
+  renamed = JSON.parse(printed);
+} catch {
+  throw new Error(`wasm-opt did not print its renaming as JSON; it printed: ${printed.slice(0, 200)}`);
+}
 // The new module name is not printed; every import has the same one, which the module itself lists.
 const modules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(wasm))).map((i) => i.module));
 if (modules.size !== 1) throw new Error(`expected the imports to share one module name, found ${[...modules]}`);
-const [module] = modules;
+const [moduleName] = modules;
 
-const glue = shortNames(readFileSync(`${PKG}/todo_trace.js`, 'utf8'), renamed, module);
+const glue = shortNames(readFileSync(`${PKG}/todo_trace.js`, 'utf8'), renamed, moduleName);
 
 /** The glue with every name the module now has in place of the old one; throws if the glue is not as expected. */
-function shortNames(text, { imports, exports }, module) {
+function shortNames(text, { imports, exports }, moduleName) {
   for (const [from, name, to] of imports) {
     if (from !== GLUE_MODULE) throw new Error(`an import from ${from}, not from the glue`);
     // Each import is a method of the glue's import object, one per line.
     text = once(text, `\n        ${name}: function(`, `\n        ${JSON.stringify(to)}: function(`);
   }
-  text = once(text, `${JSON.stringify(GLUE_MODULE)}: import0`, `${JSON.stringify(module)}: import0`);
+  text = once(text, `${JSON.stringify(GLUE_MODULE)}: import0`, `${JSON.stringify(moduleName)}: import0`);
   const exported = new Map(exports);
   return text.replace(/\bwasm\.(\w+)/g, (_, name) => {
     const to = exported.get(name);
