@@ -942,10 +942,24 @@ pub struct Probe {
     /// Bindings that may have changed since the call's previous step other than by that step's
     /// statement (a loop header run again, a jump out of a nested block).
     pub fresh: &'static [&'static str],
+    /// Until the call's next step, nothing of the call runs but this probe's statement (it holds no
+    /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
+    /// the value this step gives it, whatever runs meanwhile (see [`request`]).
+    pub alone: bool,
+    /// The host fields the function can reach here (`#[traced(host(items = state.items))]`): each
+    /// field's name and the binding it is reached through. `step` is handed the lists, in this order.
+    pub host: &'static [(&'static str, &'static str)],
+    /// What the few statements that tell more tell (`None` for the rest, which keeps the many
+    /// probes' static data small).
+    pub hints: Option<&'static Hints>,
+}
+
+/// What some probes' statements tell the recorder beyond [`Probe`]'s fields.
+pub struct Hints {
     /// The binding this probe's statement only appends to (`history.push(message);`, asserted a
     /// `Vec`): at the call's next step, the entries it had are unchanged. Nothing else can run in
     /// between (`#[traced]` leaves out a push in a loop whose header mentions the binding).
-    pub appends: &'static [&'static str],
+    pub appends: Option<&'static str>,
     /// The binding this probe's statement returns as it is (`Ok(prepared)`): the call's return
     /// value is its value at this step.
     pub returns: Option<&'static str>,
@@ -956,13 +970,24 @@ pub struct Probe {
     /// A binding the statement just before this one made as a copy of another, and that other
     /// (`let prepared = messages.to_vec();`): the two have the same value.
     pub copy: Option<(&'static str, &'static str)>,
-    /// Until the call's next step, nothing of the call runs but this probe's statement (it holds no
-    /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
-    /// the value this step gives it, whatever runs meanwhile (see [`request`]).
-    pub alone: bool,
-    /// The host fields the function can reach here (`#[traced(host(items = state.items))]`): each
-    /// field's name and the binding it is reached through. `step` is handed the lists, in this order.
-    pub host: &'static [(&'static str, &'static str)],
+}
+
+impl Probe {
+    fn appends(&self) -> Option<&'static str> {
+        self.hints.and_then(|hints| hints.appends)
+    }
+
+    fn returns(&self) -> Option<&'static str> {
+        self.hints.and_then(|hints| hints.returns)
+    }
+
+    fn element(&self) -> Option<(&'static str, usize)> {
+        self.hints.and_then(|hints| hints.element)
+    }
+
+    fn copy(&self) -> Option<(&'static str, &'static str)> {
+        self.hints.and_then(|hints| hints.copy)
+    }
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -1875,7 +1900,10 @@ pub fn step(
                 }
                 let before = known.map_or(&[][..], |at| &r.host[at].1);
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
-                let appended = frame.probe.is_some_and(|latest| is_in(latest.appends, root));
+                let appended = frame
+                    .probe
+                    .and_then(Probe::appends)
+                    .is_some_and(|name| same_static(name, root));
                 let kept = if !every && appended { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
                 match known {
@@ -1932,12 +1960,13 @@ pub fn step(
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| *k == key));
                     let previous = before.and_then(|before| before.value);
                     // Made as a copy of a binding before it: that one's value, as just worked out.
-                    let copied = probe.copy.filter(|&(copy, _)| quick && same_static(copy, name));
+                    let copied = probe.copy().filter(|&(copy, _)| quick && same_static(copy, name));
                     let copied = copied.and_then(|(_, of)| {
                         locals.iter().find(|slot: &&Slot| same_static(slot.name, of))?.value
                     });
                     // Changed at one element: that element, and the other elements' indices.
-                    let changed = probe.element.filter(|&(key, _)| quick && same_static(key, name));
+                    let changed =
+                        probe.element().filter(|&(key, _)| quick && same_static(key, name));
                     let changed = changed.zip(element).zip(previous);
                     let index = match (copied, changed, entries) {
                         (Some(index), _, _) => index,
@@ -2012,7 +2041,7 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
-            let returns = top.probe.and_then(|latest| latest.returns);
+            let returns = top.probe.and_then(Probe::returns);
             let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });

@@ -759,7 +759,7 @@ impl Probes<'_> {
             Some(tokens) => quote!(::core::option::Option::Some(#tokens)),
             None => quote!(::core::option::Option::None),
         };
-        let appends = hints.appends.as_ref().map(name).into_iter();
+        let appends = some(hints.appends.as_ref().map(|ident| name(ident).into_token_stream()));
         let returns = some(hints.returns.as_ref().map(|ident| name(ident).into_token_stream()));
         let element = some(hints.element.as_ref().map(|(ident, at)| {
             let key = name(ident);
@@ -776,6 +776,18 @@ impl Probes<'_> {
             quote!((#copy, #of))
         }));
         let alone = hints.alone;
+        let tells = hints.appends.is_some()
+            || hints.returns.is_some()
+            || hints.element.is_some()
+            || hints.copy.is_some();
+        let told = some(tells.then(|| {
+            quote!(&crate::trace::Hints {
+                appends: #appends,
+                returns: #returns,
+                element: #element,
+                copy: #copy,
+            })
+        }));
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
@@ -787,12 +799,9 @@ impl Probes<'_> {
                         names: &[#(#names),*],
                         mentions: &[#(#mentions),*],
                         fresh: &[#(#fresh),*],
-                        appends: &[#(#appends),*],
-                        returns: #returns,
-                        element: #element,
-                        copy: #copy,
                         alone: #alone,
                         host: &[#(#host),*],
+                        hints: #told,
                     },
                     &[#(#values),*],
                     &[#(#lists),*],
