@@ -949,9 +949,9 @@ pub struct Probe {
     /// The host fields the function can reach here (`#[traced(host(items = state.items))]`): each
     /// field's name and the binding it is reached through. `step` is handed the lists, in this order.
     pub host: &'static [(&'static str, &'static str)],
-    /// What the few statements that tell more tell (`None` for the rest, which keeps the many
-    /// probes' static data small).
-    pub hints: Option<&'static Hints>,
+    /// What the statement tells beyond these fields: most tell nothing more and share
+    /// [`Hints::NONE`], which keeps the many probes' static data small.
+    pub hints: &'static Hints,
 }
 
 /// What some probes' statements tell the recorder beyond [`Probe`]'s fields.
@@ -972,22 +972,8 @@ pub struct Hints {
     pub copy: Option<(&'static str, &'static str)>,
 }
 
-impl Probe {
-    fn appends(&self) -> Option<&'static str> {
-        self.hints.and_then(|hints| hints.appends)
-    }
-
-    fn returns(&self) -> Option<&'static str> {
-        self.hints.and_then(|hints| hints.returns)
-    }
-
-    fn element(&self) -> Option<(&'static str, usize)> {
-        self.hints.and_then(|hints| hints.element)
-    }
-
-    fn copy(&self) -> Option<(&'static str, &'static str)> {
-        self.hints.and_then(|hints| hints.copy)
-    }
+impl Hints {
+    pub const NONE: Hints = Hints { appends: None, returns: None, element: None, copy: None };
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
@@ -1902,7 +1888,7 @@ pub fn step(
                 // Right after `root.push(..);`, only the entries past the ones it had are new.
                 let appended = frame
                     .probe
-                    .and_then(Probe::appends)
+                    .and_then(|latest| latest.hints.appends)
                     .is_some_and(|name| same_static(name, root));
                 let kept = if !every && appended { before.len() } else { 0 };
                 let entries = tables.entries(list, before, kept);
@@ -1960,13 +1946,14 @@ pub fn step(
                         list.and_then(|(key, _, _)| r.host.iter().find(|(k, _)| *k == key));
                     let previous = before.and_then(|before| before.value);
                     // Made as a copy of a binding before it: that one's value, as just worked out.
-                    let copied = probe.copy().filter(|&(copy, _)| quick && same_static(copy, name));
+                    let copied =
+                        probe.hints.copy.filter(|&(copy, _)| quick && same_static(copy, name));
                     let copied = copied.and_then(|(_, of)| {
                         locals.iter().find(|slot: &&Slot| same_static(slot.name, of))?.value
                     });
                     // Changed at one element: that element, and the other elements' indices.
                     let changed =
-                        probe.element().filter(|&(key, _)| quick && same_static(key, name));
+                        probe.hints.element.filter(|&(key, _)| quick && same_static(key, name));
                     let changed = changed.zip(element).zip(previous);
                     let index = match (copied, changed, entries) {
                         (Some(index), _, _) => index,
@@ -2041,7 +2028,7 @@ fn leave_with(frame: FrameGuard, ending: impl FnOnce(&mut Tables, Lang, Option<u
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
-            let returns = top.probe.and_then(Probe::returns);
+            let returns = top.probe.and_then(|latest| latest.hints.returns);
             let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });

@@ -780,14 +780,16 @@ impl Probes<'_> {
             || hints.returns.is_some()
             || hints.element.is_some()
             || hints.copy.is_some();
-        let told = some(tells.then(|| {
+        let told = if tells {
             quote!(&crate::trace::Hints {
                 appends: #appends,
                 returns: #returns,
                 element: #element,
                 copy: #copy,
             })
-        }));
+        } else {
+            quote!(&crate::trace::Hints::NONE)
+        };
         let line = quote_spanned!(span=> line!());
         parse_quote! {
             if crate::trace::recording() {
