@@ -5,8 +5,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
+use todo_trace::host::run::trace;
 use todo_trace::lesson::Lang;
-use todo_trace::run::trace;
 
 /// The system allocator, counting its allocations (a reallocation counts as one).
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]

@@ -1,8 +1,8 @@
 //! Trace time per step, natively: each loop scenario against validate/valid (medians of 41 runs),
 //! each trace recorded and written as the page gets it (`Trace::to_wire`).
 use std::time::Instant;
+use todo_trace::host::run::trace;
 use todo_trace::lesson::Lang;
-use todo_trace::run::trace;
 
 fn per_step(figure: &str, scenario: &str) -> (f64, usize) {
     let mut times: Vec<f64> = Vec::new();

@@ -1,16 +1,18 @@
 //! The agent loop in memory (as the page runs it): LOOP.md's table row by row, the reminder, and what each request carries.
 #![cfg(not(target_arch = "wasm32"))]
 
-use todo_trace::agent::execute_with_plan;
-use todo_trace::agent_types::{
+use todo_trace::host::in_memory::{MemoryWorkspace, Preset, Recorded};
+use todo_trace::host::loop_scenarios::{
+    question, run_in_memory, scenario, MemoryRun, FILES, SCENARIOS,
+};
+use todo_trace::host::stand_in::Script;
+use todo_trace::lesson::agent::execute_with_plan;
+use todo_trace::lesson::agent_types::{
     tool_definitions, Decision, Outcome, ReadError, Stop, ToolCall, Tools, Workspace, REMINDER,
 };
-use todo_trace::in_memory::{MemoryWorkspace, Preset, Recorded};
+use todo_trace::lesson::value::Value;
 use todo_trace::lesson::{format_todos, prepare_messages, Block, Content, Lang, Message, State};
-use todo_trace::loop_scenarios::{question, run_in_memory, scenario, MemoryRun, FILES, SCENARIOS};
-use todo_trace::stand_in::Script;
-use todo_trace::trace::Snapshot;
-use todo_trace::value::Value;
+use todo_trace::recorder::Snapshot;
 
 const LANGS: [Lang; 2] = [Lang::Zh, Lang::En];
 

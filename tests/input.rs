@@ -1,13 +1,13 @@
 //! The reader-input parser and `trace_input`: grammar, limits, error codes and positions.
 #![cfg(not(target_arch = "wasm32"))]
 
-use todo_trace::figures::ApiError;
-use todo_trace::run::{self, trace_input, Trace};
+use todo_trace::host::figures::ApiError;
+use todo_trace::host::run::{self, trace_input, Trace};
+use todo_trace::lesson::value::Value;
 use todo_trace::value as json;
-use todo_trace::value::Value;
 
 mod support;
-use todo_trace::input::{
+use todo_trace::api::input::{
     parse, Expected, InputError, Position, Problem, MAX_DEPTH, MAX_INPUT_BYTES,
 };
 use todo_trace::lesson::Lang;

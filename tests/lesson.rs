@@ -1,11 +1,11 @@
 //! The rules of LESSON.md, checked on the lesson functions called plainly (no recording).
 
+use todo_trace::lesson::value::Value;
 use todo_trace::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Block, Content, Lang, Message,
     Role, State, Todo, TodoError,
 };
 use todo_trace::value as json;
-use todo_trace::value::Value;
 
 fn item(id: &str, content: &str, status: &str) -> Value {
     json!({ "id": id, "content": content, "status": status })

@@ -4,12 +4,12 @@
 mod support;
 
 use serde_json::Value;
-use todo_trace::agent_types::REMINDER;
-use todo_trace::figures::{self, FigureId};
+use todo_trace::host::figures::{self, FigureId};
+use todo_trace::host::loop_scenarios::{question, run_in_memory, SCENARIOS};
+use todo_trace::host::run::{self, Trace};
+use todo_trace::host::source::source;
+use todo_trace::lesson::agent_types::REMINDER;
 use todo_trace::lesson::Lang;
-use todo_trace::loop_scenarios::{question, run_in_memory, SCENARIOS};
-use todo_trace::run::{self, Trace};
-use todo_trace::source::source;
 
 use support::host;
 
@@ -30,7 +30,7 @@ fn the_loop_figure_lists_the_eight_scenarios_and_runs_run_loop() {
     assert_eq!(figure.id, FigureId::Loop);
     assert_eq!(
         (figure.symbol, figure.file, figure.entry),
-        ("run_loop", "src/agent.rs", "run_agent")
+        ("run_loop", "src/lesson/agent.rs", "run_agent")
     );
     for lang in LANGS {
         let listed = figures::scenarios("loop", lang).unwrap();
@@ -105,7 +105,7 @@ fn the_trace_steps_into_the_plan_functions() {
         .recording
         .steps
         .iter()
-        .filter(|s| matches!(s.event, todo_trace::trace::Event::Error))
+        .filter(|s| matches!(s.event, todo_trace::recorder::Event::Error))
         .map(|s| (s.symbol, s.error.as_ref().unwrap().code))
         .collect();
     assert_eq!(errors, [("validate_todos", "too_many_active"), ("write_todos", "too_many_active")]);
@@ -213,7 +213,7 @@ fn each_scenario_marks_what_the_host_decided() {
             // The stop is on the loop's last step, its return.
             let last = t.recording.steps.last().unwrap();
             assert_eq!(last.symbol, "run_loop");
-            assert!(matches!(last.event, todo_trace::trace::Event::Return));
+            assert!(matches!(last.event, todo_trace::recorder::Event::Return));
             assert!(last.decisions.len() == 1, "{id}: {:?}", last.decisions);
         }
     }
@@ -234,7 +234,7 @@ fn each_scenario_marks_what_the_host_decided() {
 fn a_decision_is_on_the_first_step_after_it() {
     let t = trace("deny", Lang::En);
     let steps = &t.recording.steps;
-    let line = |s: &todo_trace::trace::Step| {
+    let line = |s: &todo_trace::recorder::Step| {
         let listing = source(s.symbol).unwrap();
         listing.lines.iter().find(|l| l.no == s.line).unwrap().text.trim().to_string()
     };
@@ -249,7 +249,7 @@ fn a_decision_is_on_the_first_step_after_it() {
         .iter()
         .position(|s| s.decisions.iter().any(|e| serde_json::to_value(e).unwrap() == "refused"));
     let refused = &steps[refused.unwrap()];
-    assert!(matches!(refused.event, todo_trace::trace::Event::Return), "{:?}", refused.event);
+    assert!(matches!(refused.event, todo_trace::recorder::Event::Return), "{:?}", refused.event);
 }
 
 #[test]

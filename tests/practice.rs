@@ -7,10 +7,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use todo_trace::agent_types::{ReadError, Runner, Workspace};
+use todo_trace::host::loop_scenarios::{run_in_memory, SCENARIOS};
+use todo_trace::host::native::{fresh_folder, write_workspace, Folder, Python};
+use todo_trace::lesson::agent_types::{ReadError, Runner, Workspace};
 use todo_trace::lesson::Lang;
-use todo_trace::loop_scenarios::{run_in_memory, SCENARIOS};
-use todo_trace::native::{fresh_folder, write_workspace, Folder, Python};
 
 /// Runs `practice` with no terminal on stdin (so it never waits for an answer).
 fn practice(args: &[&str]) -> Output {
@@ -310,7 +310,7 @@ fn a_program_that_hangs_is_stopped_at_the_time_limit_and_reported() {
 
 #[test]
 fn a_missing_python3_is_reported_in_the_result() {
-    let dir = workspace_with_main(todo_trace::loop_scenarios::MAIN_PY);
+    let dir = workspace_with_main(todo_trace::host::loop_scenarios::MAIN_PY);
     let output = practice_with(
         &["--json", "--decision", "allow", "--lang", "en", "--workspace", dir.0.to_str().unwrap()],
         |command| {
@@ -333,7 +333,7 @@ fn a_path_climbing_out_of_the_folder_is_refused() {
     #[cfg(unix)]
     std::os::unix::fs::symlink(outer.0.join("secret.txt"), root.join("link.txt")).unwrap();
     let folder = Folder { root: root.clone() };
-    assert_eq!(folder.read("main.py").unwrap(), todo_trace::loop_scenarios::MAIN_PY);
+    assert_eq!(folder.read("main.py").unwrap(), todo_trace::host::loop_scenarios::MAIN_PY);
     assert_eq!(folder.read("./expected.txt").unwrap(), "42\n");
     let secret = outer.0.join("secret.txt");
     for path in ["../secret.txt", "a/../../secret.txt", secret.to_str().unwrap(), "/etc/passwd"] {
@@ -375,7 +375,7 @@ fn on_a_terminal_the_user_is_asked_before_the_run() {
         return;
     }
     for (answer, ran) in [("y", true), ("n", false)] {
-        let dir = workspace_with_main(todo_trace::loop_scenarios::MAIN_PY);
+        let dir = workspace_with_main(todo_trace::host::loop_scenarios::MAIN_PY);
         let command = format!(
             "{} --json --lang en --workspace {}",
             env!("CARGO_BIN_EXE_practice"),

@@ -14,16 +14,16 @@ use proptest::sample::select;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use std::collections::BTreeSet;
+use todo_trace::lesson::value::{Map, Number, Value};
 use todo_trace::value as json;
-use todo_trace::value::{Map, Number, Value};
 
-use todo_trace::input::{parse, InputError, MAX_SAFE_INTEGER};
+use todo_trace::api::input::{parse, InputError, MAX_SAFE_INTEGER};
+use todo_trace::host::run::{trace_input, trace_input_with};
 use todo_trace::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Block, Content, Lang, Message,
     Role, State, Todo, TodoError,
 };
-use todo_trace::run::{trace_input, trace_input_with};
-use todo_trace::trace::Settings;
+use todo_trace::recorder::Settings;
 
 // ---------------------------------------------------------------------------------------------
 // The reference model of validate_todos, from LESSON.md.
@@ -591,9 +591,9 @@ proptest! {
                 assert_inside(&text, &error)?;
                 let refused = matches!(error, InputError::TooDeep { .. })
                     || matches!(&error, InputError::Parse { problem, .. } if matches!(problem,
-                        todo_trace::input::Problem::Number { .. }
-                        | todo_trace::input::Problem::DuplicateKey { .. }
-                        | todo_trace::input::Problem::ProtoKey));
+                        todo_trace::api::input::Problem::Number { .. }
+                        | todo_trace::api::input::Problem::DuplicateKey { .. }
+                        | todo_trace::api::input::Problem::ProtoKey));
                 prop_assert!(refused, "refused {:?} ({:?}) that serde_json reads as {:?}", text, error, theirs);
             }
             (Err(error), Err(_)) => assert_inside(&text, &error)?,

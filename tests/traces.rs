@@ -1,13 +1,13 @@
 //! The traces: the teaching points of LESSON.md, listings that match the file, golden files.
 
 use serde_json::{json, Value};
-use todo_trace::entries::Data;
-use todo_trace::figures::{self, FIGURES};
-use todo_trace::input::InputError;
+use todo_trace::api::input::InputError;
+use todo_trace::host::entries::Data;
+use todo_trace::host::figures::{self, FIGURES};
+use todo_trace::host::run::{self, Trace};
+use todo_trace::host::source::source;
 use todo_trace::lesson::Lang;
-use todo_trace::run::{self, Trace};
-use todo_trace::source::source;
-use todo_trace::trace::{Event, Settings, Step};
+use todo_trace::recorder::{Event, Settings, Step};
 
 mod support;
 use support::{host, local};
@@ -410,7 +410,7 @@ fn a_long_run_stops_at_the_step_limit() {
     let data = support::data("validate", "valid", Lang::En);
     let settings = Settings { limit: 5, ..Settings::default() };
     let (recording, result) =
-        todo_trace::trace::record_with("validate_todos", Lang::En, &[], settings, || {
+        todo_trace::recorder::record_with("validate_todos", Lang::En, &[], settings, || {
             todo_trace::lesson::validate_todos(&data.items)
         });
     assert_eq!(recording.steps.len(), 5);
@@ -421,12 +421,12 @@ fn a_long_run_stops_at_the_step_limit() {
 
 #[test]
 fn nothing_is_recorded_outside_a_figure() {
-    assert!(!todo_trace::trace::recording());
-    let (recording, _) = todo_trace::trace::record("write_todos", Lang::En, &[], || {
+    assert!(!todo_trace::recorder::recording());
+    let (recording, _) = todo_trace::recorder::record("write_todos", Lang::En, &[], || {
         todo_trace::lesson::format_todos(&[], Lang::En)
     });
     assert!(recording.steps.is_empty(), "format_todos is not the figure's function");
-    assert!(!todo_trace::trace::recording());
+    assert!(!todo_trace::recorder::recording());
 }
 
 #[test]
@@ -604,9 +604,9 @@ fn the_largest_input_makes_a_bounded_trace() {
     let pad = "\u{b}".repeat(1_600);
     let item = |i: usize| format!(r#"{{"id":"{i}","content":"{pad}x{pad}","status":"pending"}}"#);
     let mut text = format!("[{}]", (0..20).map(item).collect::<Vec<_>>().join(","));
-    let room = todo_trace::input::MAX_INPUT_BYTES - text.len();
+    let room = todo_trace::api::input::MAX_INPUT_BYTES - text.len();
     text.insert_str(1, &" ".repeat(room));
-    assert_eq!(text.len(), todo_trace::input::MAX_INPUT_BYTES);
+    assert_eq!(text.len(), todo_trace::api::input::MAX_INPUT_BYTES);
     let t = run::trace_input("validate", &text, Lang::En).unwrap();
     assert!(t.result.ok, "{:?}", t.result.error);
     let json = serde_json::to_string(&t).unwrap();

@@ -2,7 +2,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, ArrayBuffer, Object, Reflect, WebAssembly, JSON};
-use todo_trace::{figures, run, wasm};
+use todo_trace::api as wasm;
+use todo_trace::host::{figures, run};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -110,7 +111,7 @@ fn whole(golden: &str) -> String {
     serde_json::to_string(&trace).unwrap()
 }
 
-/// A long trace of ASCII with a few Chinese lines crosses with those escaped (`trace::ascii_json`):
+/// A long trace of ASCII with a few Chinese lines crosses with those escaped (`recorder::ascii_json`):
 /// JS gets the same objects as the native JSON.
 #[wasm_bindgen_test]
 fn a_long_mostly_ascii_trace_crosses_escaped_as_the_same_objects() {

@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, ArrayBuffer, Date, JsString, Reflect, WebAssembly};
-use todo_trace::wasm;
+use todo_trace::api;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 

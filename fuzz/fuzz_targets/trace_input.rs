@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use todo_trace::run::trace_input;
-use todo_trace::input::parse;
+use todo_trace::host::run::trace_input;
+use todo_trace::api::input::parse;
 use todo_trace::lesson::{validate_todos, Lang};
-use todo_trace::trace::{Event, MAX_STEPS};
+use todo_trace::recorder::{Event, MAX_STEPS};
 
 fuzz_target!(|data: &[u8]| {
     // Invalid UTF-8 becomes U+FFFD, so every input is text the parser sees.

@@ -3,7 +3,7 @@
 //! The lesson functions are shown to the reader exactly as written, so the probes cannot live in
 //! the source. This attribute rewrites the function at compile time instead:
 //!
-//! - before each statement it inserts a call to `crate::trace::step` with `line!()` spanned to the
+//! - before each statement it inserts a call to `crate::recorder::step` with `line!()` spanned to the
 //!   statement (so the recorded line is the statement's real line), the bindings in scope and the
 //!   host fields it can reach;
 //! - `locals` are the bindings in scope at that point (parameters, `let`, `for`, `if let`, match
@@ -153,10 +153,10 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     probes.block(&mut body, scope, Vec::new());
     let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
     *func.block = parse_quote!({
-        let __frame = crate::trace::enter(#name);
+        let __frame = crate::recorder::enter(#name);
         #[allow(clippy::redundant_closure_call)]
         let __result: #ret = (|| -> #ret #body)();
-        crate::trace::#leave(__frame, &__result);
+        crate::recorder::#leave(__frame, &__result);
         __result
     });
     let (vis, ident) = (&func.vis, &func.sig.ident);
@@ -562,7 +562,7 @@ struct Probes<'a> {
 }
 
 /// What a probe knows about its statement, and the one before, beyond what they mention: each
-/// lets the recorder skip writing a value again (see `crate::trace::Probe`).
+/// lets the recorder skip writing a value again (see `crate::recorder::Probe`).
 #[derive(Default)]
 struct Hints {
     /// A binding the statement moves out of: asserted not `Copy`.
@@ -736,7 +736,7 @@ impl Probes<'_> {
             if *moved {
                 quote!(::core::option::Option::None)
             } else {
-                quote!(::core::option::Option::Some(&#name as &dyn crate::trace::Snapshot))
+                quote!(::core::option::Option::Some(&#name as &dyn crate::recorder::Snapshot))
             }
         });
         let reachable = |field: &&HostField| {
@@ -750,10 +750,10 @@ impl Probes<'_> {
         });
         let lists = reached
             .iter()
-            .map(|HostField { value, .. }| quote!(&#value as &dyn crate::trace::HostList));
-        let not_copy = hints.moves.as_ref().map(|name| quote!(crate::trace::not_copy(&#name);));
+            .map(|HostField { value, .. }| quote!(&#value as &dyn crate::recorder::HostList));
+        let not_copy = hints.moves.as_ref().map(|name| quote!(crate::recorder::not_copy(&#name);));
         let vecs = hints.appends.iter().chain(hints.element.as_ref().map(|(name, _)| name));
-        let a_vec = vecs.map(|name| quote!(crate::trace::a_vec(&#name);));
+        let a_vec = vecs.map(|name| quote!(crate::recorder::a_vec(&#name);));
         let name = |ident: &Ident| ident.to_string();
         let some = |tokens: Option<Tokens>| match tokens {
             Some(tokens) => quote!(::core::option::Option::Some(#tokens)),
@@ -769,7 +769,7 @@ impl Probes<'_> {
             hints
                 .element
                 .as_ref()
-                .map(|(ident, at)| quote!(&#ident[#at] as &dyn crate::trace::Snapshot)),
+                .map(|(ident, at)| quote!(&#ident[#at] as &dyn crate::recorder::Snapshot)),
         );
         let copy = some(hints.copy.as_ref().map(|(copy, of)| {
             let (copy, of) = (name(copy), name(of));
@@ -781,22 +781,22 @@ impl Probes<'_> {
             || hints.element.is_some()
             || hints.copy.is_some();
         let told = if tells {
-            quote!(&crate::trace::Hints {
+            quote!(&crate::recorder::Hints {
                 appends: #appends,
                 returns: #returns,
                 element: #element,
                 copy: #copy,
             })
         } else {
-            quote!(&crate::trace::Hints::NONE)
+            quote!(&crate::recorder::Hints::NONE)
         };
         let line = quote_spanned!(span=> line!());
         parse_quote! {
-            if crate::trace::recording() {
+            if crate::recorder::recording() {
                 #not_copy
                 #(#a_vec)*
-                crate::trace::step(
-                    &crate::trace::Probe {
+                crate::recorder::step(
+                    &crate::recorder::Probe {
                         line: #line,
                         names: &[#(#names),*],
                         mentions: &[#(#mentions),*],

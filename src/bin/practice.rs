@@ -11,14 +11,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use serde::Serialize;
-use todo_trace::agent::run_loop;
-use todo_trace::agent_types::{Approval, Decision, Model, Outcome, Request, Stop, Tools};
-use todo_trace::in_memory::Preset;
+use todo_trace::host::in_memory::Preset;
+use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
+use todo_trace::host::native::{
+    fresh_folder, write_workspace, Folder, Python, Terminal, TIME_LIMIT,
+};
+use todo_trace::host::stand_in::{Script, StandIn};
+use todo_trace::lesson::agent::run_loop;
+use todo_trace::lesson::agent_types::{Approval, Decision, Model, Outcome, Request, Stop, Tools};
 use todo_trace::lesson::format_todos;
-use todo_trace::loop_scenarios::{question, MARKER, MAX_CALLS};
-use todo_trace::native::{fresh_folder, write_workspace, Folder, Python, Terminal, TIME_LIMIT};
-use todo_trace::stand_in::{Script, StandIn};
-use todo_trace::types::{Block, Content, Lang, Message, Role};
+use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
 
 const USAGE: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
                 [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]

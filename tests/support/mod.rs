@@ -2,11 +2,11 @@
 #![allow(dead_code)]
 
 use serde_json::{Map, Value};
-use todo_trace::entries::Data;
-use todo_trace::figures::{figure, scenario_def};
+use todo_trace::host::entries::Data;
+use todo_trace::host::figures::{figure, scenario_def};
+use todo_trace::host::run::Trace;
 use todo_trace::lesson::Lang;
-use todo_trace::run::Trace;
-use todo_trace::trace::{Json, Step};
+use todo_trace::recorder::{Json, Step};
 
 fn parse(raw: &Json) -> Value {
     serde_json::from_str(raw.get()).unwrap()

@@ -1,9 +1,9 @@
 //! The lesson's scenarios (LESSON.md's table): the base data, and what each scenario changes in it.
 
-use crate::value::{Map, Value};
+use crate::lesson::value::{Map, Value};
 
-use crate::entries::Data;
-use crate::figures::FigureId;
+use crate::host::entries::Data;
+use crate::host::figures::FigureId;
 use crate::lesson::{Block, Content, Lang, Message, Role, State, Todo};
 
 /// One scenario of a figure: its id, its words in both languages, and its change to the base data.

@@ -7,17 +7,17 @@ use serde::Serialize;
 use todo_trace_macros::listed;
 use tsify::Tsify;
 
-use crate::agent::run_loop;
-use crate::agent_types::{stopped, Outcome, Tools};
-use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
+use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
+use crate::host::loop_scenarios::{question, AgentSetup, FILES};
+use crate::host::stand_in::StandIn;
+use crate::lesson::agent::run_loop;
+use crate::lesson::agent_types::{stopped, Outcome, Tools};
+use crate::lesson::value::Value;
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
 };
-use crate::loop_scenarios::{question, AgentSetup, FILES};
-use crate::stand_in::StandIn;
-use crate::trace::say;
-use crate::value::Value;
+use crate::recorder::say;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]

@@ -3,19 +3,19 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::agent_types::Stop;
-use crate::entries::{run_agent, run_prepare, run_validate, run_write, Data};
-use crate::figures::{
+use crate::api::input::{self, InputError};
+use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
+use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
-use crate::input::{self, InputError};
-use crate::json::{Object, ToJson};
+use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::lesson::agent_types::Stop;
+use crate::lesson::value::Value;
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
-use crate::loop_scenarios::{claims, AgentSetup, PlanClaim};
-use crate::trace::{
+use crate::recorder::json::{Object, ToJson};
+use crate::recorder::{
     self, each, text, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot,
 };
-use crate::value::Value;
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]
@@ -37,7 +37,7 @@ pub struct Trace {
 
 impl Trace {
     /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
-    /// equal), with the steps written by [`trace::write_steps`] and the tables written here rather
+    /// equal), with the steps written by [`recorder::write_steps`] and the tables written here rather
     /// than through serde: for a short trace, serde's writing of the small tables cost as much
     /// as its steps.
     pub fn to_json(&self) -> String {
@@ -47,7 +47,7 @@ impl Trace {
 
     /// The trace as it crosses to JS: the UTF-8 of [`Trace::to_json`]'s text with its bindings and
     /// host fields as arrays rather than objects and its steps as numbers, which are returned beside
-    /// it ([`trace::write_wire_steps`]). `traceFrom` in wasm.rs makes them into the same objects,
+    /// it ([`recorder::write_wire_steps`]). `traceFrom` in wasm.rs makes them into the same objects,
     /// sooner than `JSON.parse` makes objects.
     pub fn to_wire(&self) -> (Vec<u8>, Vec<i32>) {
         let mut numbers = Vec::new();
@@ -116,10 +116,10 @@ impl Trace {
             })
         });
         if let Some(wire_numbers) = wire_numbers {
-            trace::write_wire_steps(&r.steps, &mut out, wire_numbers);
+            recorder::write_wire_steps(&r.steps, &mut out, wire_numbers);
         } else {
             out.extend_from_slice(b",\"steps\":");
-            trace::write_steps(&r.steps, &mut out);
+            recorder::write_steps(&r.steps, &mut out);
         }
         put(&mut out, "output", &r.output);
         if !r.requests.is_empty() {
@@ -138,7 +138,7 @@ impl Trace {
 }
 
 fn numbers(out: &mut Vec<u8>, numbers: &[u32]) {
-    each(out, numbers, |out, &n| trace::number(out, n.into()));
+    each(out, numbers, |out, &n| recorder::number(out, n.into()));
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -147,7 +147,7 @@ pub struct Outcome {
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional, type = "unknown")]
-    pub value: Option<trace::Json>,
+    pub value: Option<recorder::Json>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub error: Option<ErrorInfo>,
@@ -156,7 +156,7 @@ pub struct Outcome {
 impl Outcome {
     pub fn of<T: ToJson>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
         match result {
-            Ok(value) => Outcome { ok: true, value: Some(trace::raw_json(&value)), error: None },
+            Ok(value) => Outcome { ok: true, value: Some(recorder::raw_json(&value)), error: None },
             Err(error) => Outcome::failed(error.info(lang)),
         }
     }
@@ -293,7 +293,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     let fields: Vec<(&'static str, &dyn HostList)> =
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
     let (recording, (result, claims)) =
-        trace::record_with(figure.symbol, lang, &fields, settings, || match figure.id {
+        recorder::record_with(figure.symbol, lang, &fields, settings, || match figure.id {
             FigureId::Validate => (Outcome::of(run_validate(data, lang), lang), None),
             FigureId::Write => (Outcome::of(run_write(data, lang), lang), None),
             FigureId::Prepare => (Outcome::of(run_prepare(data, lang), lang), None),
@@ -301,7 +301,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                 let result = run_agent(data, lang);
                 let claims = result.as_ref().ok().map(|outcome| {
                     // Why the loop stopped is the host's last decision, on the loop's last step.
-                    trace::decide(match outcome.stop {
+                    recorder::decide(match outcome.stop {
                         Stop::Answered => HostEvent::Answered,
                         Stop::CallLimit => HostEvent::CallLimit,
                     });

@@ -3,10 +3,12 @@
 //! `TodoError` speaks to the model about its plan; `InputError` to the reader about the text
 //! they typed into the page; `ValueError` to an author about the JS value they gave a figure.
 
-use crate::input::{Expected, InputError, Problem, MAX_DEPTH, MAX_INPUT_BYTES, MAX_SAFE_INTEGER};
-use crate::js_value::{NotData, ValueError};
+use crate::api::input::{
+    Expected, InputError, Problem, MAX_DEPTH, MAX_INPUT_BYTES, MAX_SAFE_INTEGER,
+};
+use crate::api::js_value::{NotData, ValueError};
 use crate::lesson::{Lang, TodoError, MAX_CONTENT_CHARS, MAX_ID_CHARS, MAX_ITEMS};
-use crate::trace::ErrorInfo;
+use crate::recorder::ErrorInfo;
 
 /// Format characters (Unicode's general category Cf, as of Unicode 16): invisible, and some of them
 /// (U+202E) reverse the text around them.

@@ -3,14 +3,14 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::agent::{execute_with_plan, run_loop};
-use crate::entries::{run_agent, run_prepare, run_validate, run_write};
-use crate::json::json_struct;
+use crate::host::entries::{run_agent, run_prepare, run_validate, run_write};
+use crate::lesson::agent::{execute_with_plan, run_loop};
 use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
+use crate::recorder::json::json_struct;
 
-const LESSON: (&str, &str) = ("src/lesson.rs", include_str!("lesson.rs"));
-const ENTRIES: (&str, &str) = ("src/entries.rs", include_str!("entries.rs"));
-const AGENT: (&str, &str) = ("src/agent.rs", include_str!("agent.rs"));
+const LESSON: (&str, &str) = ("src/lesson/plan.rs", include_str!("../lesson/plan.rs"));
+const ENTRIES: (&str, &str) = ("src/host/entries.rs", include_str!("entries.rs"));
+const AGENT: (&str, &str) = ("src/lesson/agent.rs", include_str!("../lesson/agent.rs"));
 
 /// A function the page can list: its file (path from the repository root), its first and last
 /// line as the compiler spans them, the text of those lines, and the lines that hold a step.

@@ -6,12 +6,12 @@
 
 use todo_trace_macros::traced;
 
-use crate::agent_types::{
+use crate::lesson::agent_types::{
     no_such_tool, text_of, tool_calls, tool_definitions, Decision, Model, Outcome, ReadError,
     Request, Stop, ToolCall, Tools, Warning,
 };
+use crate::lesson::types::{Block, Message, State, TodoError};
 use crate::lesson::{prepare_messages, write_todos};
-use crate::types::{Block, Message, State, TodoError};
 
 /// Calls the model until it answers or `max_calls` calls were made, running the tools it asks for.
 #[traced(host(items = state.items, messages = history))]

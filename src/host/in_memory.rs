@@ -3,11 +3,11 @@
 //! There is no process in the page. `run_main` returns what one real run of `main.py` printed,
 //! and its result text says that it is a recording.
 
-use crate::agent_types::{
+use crate::lesson::agent_types::{
     exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
 };
-use crate::trace::{self, HostEvent};
-use crate::types::Lang;
+use crate::lesson::types::Lang;
+use crate::recorder::{self, HostEvent};
 use std::borrow::Cow;
 
 /// A workspace whose files are strings.
@@ -53,7 +53,7 @@ impl Preset {
 
 impl Approval for Preset {
     fn decide(&mut self, _lang: Lang) -> Decision {
-        trace::decide(HostEvent::Ask);
+        recorder::decide(HostEvent::Ask);
         self.asked += 1;
         self.decision
     }

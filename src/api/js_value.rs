@@ -12,9 +12,9 @@
 use js_sys::{Array, JsString, Number as JsNumber, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::input::{MAX_DEPTH, MAX_INPUT_BYTES};
-use crate::json::{self, ToJson};
-use crate::value::Number;
+use crate::api::input::{MAX_DEPTH, MAX_INPUT_BYTES};
+use crate::lesson::value::Number;
+use crate::recorder::json::{self, ToJson};
 
 /// Why a JS value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

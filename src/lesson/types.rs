@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use crate::json::{json_struct, string, Object, ToJson};
-use crate::trace;
-use crate::value::Value;
+use crate::lesson::value::Value;
+use crate::recorder;
+use crate::recorder::json::{json_struct, string, Object, ToJson};
 
 /// One plan item, after validation.
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
@@ -79,9 +79,9 @@ impl ToJson for Message {
     fn to_json(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"role\":");
         self.role.to_json(out);
-        // Written once per recording, then copied: see `trace::remembered`.
+        // Written once per recording, then copied: see `recorder::remembered`.
         out.extend_from_slice(b",\"content\":");
-        trace::remembered(&self.content, out);
+        recorder::remembered(&self.content, out);
         out.push(b'}');
     }
 }

@@ -10,11 +10,11 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;
 
-use crate::json::{json_struct, string, ToJson};
+use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
+use crate::lesson::value::Value;
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::trace::{self, HostEvent, HostList, SameJson, Snapshot};
-use crate::types::{Block, Content, Lang, Message, Role, Todo};
-use crate::value::Value;
+use crate::recorder::json::{json_struct, string, ToJson};
+use crate::recorder::{self, HostEvent, HostList, SameJson, Snapshot};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
 pub const REMINDER: &str = "<reminder>Update your todos.</reminder>";
@@ -149,9 +149,9 @@ pub struct Request {
     pub messages: Vec<Message>,
 }
 
-/// A request as JSON: `{"tools":[...],"messages":[...]}`, the two parts `trace::Tables::request`
+/// A request as JSON: `{"tools":[...],"messages":[...]}`, the two parts `recorder::Tables::request`
 /// puts together in this order. (The tools are written once per recording, then copied: see
-/// `trace::remembered`.)
+/// `recorder::remembered`.)
 struct RequestJson<'a> {
     tools: Remembered<'a, Vec<ToolDefinition>>,
     messages: &'a [Message],
@@ -159,12 +159,12 @@ struct RequestJson<'a> {
 
 json_struct!(RequestJson<'_> { tools, messages });
 
-/// A value written through `trace::remembered`.
+/// A value written through `recorder::remembered`.
 struct Remembered<'a, T>(&'a T);
 
 impl<T: ToJson + SameJson + Clone + 'static> ToJson for Remembered<'_, T> {
     fn to_json(&self, out: &mut Vec<u8>) {
-        trace::remembered(self.0, out);
+        recorder::remembered(self.0, out);
     }
 }
 
@@ -191,7 +191,7 @@ pub const PLAN_REFUSED: &str = "plan_refused";
 impl Block {
     /// The reminder variant's text block (noted as the host's decision for the page).
     pub fn reminder() -> Block {
-        trace::decide(HostEvent::Reminder);
+        recorder::decide(HostEvent::Reminder);
         Block::Text { text: REMINDER.to_string() }
     }
 }
@@ -213,7 +213,7 @@ impl ToolCall {
     /// [`ToolCall::result`] past the conversion: one copy, not one per type of `content`.
     fn result_of(&self, content: String, is_error: bool) -> Block {
         if self.name == "todo_write" && !is_error {
-            trace::decide(HostEvent::PlanWritten);
+            recorder::decide(HostEvent::PlanWritten);
         }
         Block::ToolResult { tool_use_id: self.id.clone(), content, is_error }
     }
@@ -227,7 +227,7 @@ impl ToolCall {
     fn refuse_with(&self, code: &'static str, message: String) -> (Block, Option<Warning>) {
         let refused =
             if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
-        trace::decide(refused);
+        recorder::decide(refused);
         let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
         (self.result_of(message, true), Some(warning))
     }

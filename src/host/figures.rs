@@ -3,11 +3,11 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::json::{json_struct, string, Object, ToJson};
+use crate::api::messages::quoted;
+use crate::host::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
+use crate::host::scenarios::{ScenarioDef, SCENARIOS};
 use crate::lesson::Lang;
-use crate::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
-use crate::messages::quoted;
-use crate::scenarios::{ScenarioDef, SCENARIOS};
+use crate::recorder::json::{json_struct, string, Object, ToJson};
 
 /// Which figure: one per lesson function, and the agent loop that uses them.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub const FIGURES: [Figure; 4] = [
     Figure {
         id: FigureId::Validate,
         symbol: "validate_todos",
-        file: "src/lesson.rs",
+        file: "src/lesson/plan.rs",
         entry: "run_validate",
         edits: Edits::Items,
         // validate_todos cannot see the host: its steps show none.
@@ -77,7 +77,7 @@ pub const FIGURES: [Figure; 4] = [
     Figure {
         id: FigureId::Write,
         symbol: "write_todos",
-        file: "src/lesson.rs",
+        file: "src/lesson/plan.rs",
         entry: "run_write",
         edits: Edits::Items,
         host: &[HostPart::Items],
@@ -85,7 +85,7 @@ pub const FIGURES: [Figure; 4] = [
     Figure {
         id: FigureId::Prepare,
         symbol: "prepare_messages",
-        file: "src/lesson.rs",
+        file: "src/lesson/plan.rs",
         entry: "run_prepare",
         edits: Edits::Plan,
         host: &[HostPart::Items, HostPart::Messages],
@@ -93,7 +93,7 @@ pub const FIGURES: [Figure; 4] = [
     Figure {
         id: FigureId::Loop,
         symbol: "run_loop",
-        file: "src/agent.rs",
+        file: "src/lesson/agent.rs",
         entry: "run_agent",
         edits: Edits::Nothing,
         host: &[HostPart::Items, HostPart::Messages],

@@ -13,11 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::agent_types::{
+use crate::host::loop_scenarios::FILES;
+use crate::lesson::agent_types::{
     exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
 };
-use crate::loop_scenarios::FILES;
-use crate::types::Lang;
+use crate::lesson::types::Lang;
 
 /// A file larger than this is not read (the workspace may be any folder the user names).
 pub const MAX_READ_BYTES: u64 = 64 * 1024;

@@ -3,12 +3,12 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::agent::run_loop;
-use crate::agent_types::{Decision, Outcome, Tools};
-use crate::in_memory::{MemoryWorkspace, Preset, Recorded};
-use crate::json::{Object, ToJson};
-use crate::stand_in::{Needs, Script, StandIn, EVIDENCE};
-use crate::types::{Block, Content, Lang, Message, TodoError};
+use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
+use crate::host::stand_in::{Needs, Script, StandIn, EVIDENCE};
+use crate::lesson::agent::run_loop;
+use crate::lesson::agent_types::{Decision, Outcome, Tools};
+use crate::lesson::types::{Block, Content, Lang, Message, TodoError};
+use crate::recorder::json::{Object, ToJson};
 
 /// The program the model is asked to run. `ran.marker` is the evidence that it really ran.
 pub const MAIN_PY: &str =

@@ -4,10 +4,10 @@
 //! here, and stepped through in the page. Keep them short and plain. Their data types live in
 //! `types.rs`, so that this file (built into the module for the listings) holds little else.
 
-use crate::value::Value;
+use crate::lesson::value::Value;
 use todo_trace_macros::traced;
 
-pub use crate::types::{Block, Content, Lang, Message, Role, State, Todo, TodoError};
+pub use crate::lesson::types::{Block, Content, Lang, Message, Role, State, Todo, TodoError};
 
 /// At most this many items in one plan.
 pub const MAX_ITEMS: usize = 20;

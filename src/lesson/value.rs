@@ -12,7 +12,7 @@ use std::ops::Index;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::trace::text_hash;
+use crate::recorder::text_hash;
 
 /// A JSON value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -270,7 +270,7 @@ impl FromIterator<(String, Value)> for Map<String, Value> {
 }
 
 /// An object being read, field by field: each key is found through a table of the keys' hashes
-/// (`trace::text_hash`), not by comparing it with every key before it. (Compared one by one, an
+/// (`recorder::text_hash`), not by comparing it with every key before it. (Compared one by one, an
 /// object of 7,346 keys, within the input limit, took 120 ms natively to read; through the table,
 /// 3-5 ms.)
 #[derive(Default)]
@@ -419,7 +419,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = Vec::new();
-        crate::json::ToJson::to_json(self, &mut text);
+        crate::recorder::json::ToJson::to_json(self, &mut text);
         f.write_str(&String::from_utf8_lossy(&text))
     }
 }
@@ -434,7 +434,7 @@ impl fmt::Display for Number {
 #[macro_export]
 macro_rules! value {
     ($($json:tt)+) => {
-        $crate::value::Value::from(::serde_json::json!($($json)+))
+        $crate::lesson::value::Value::from(::serde_json::json!($($json)+))
     };
 }
 

@@ -17,10 +17,12 @@ use std::ops::Range;
 use std::sync::Mutex;
 use tsify::Tsify;
 
-use crate::json::{json_struct, string, Object, ToJson};
+pub mod json;
+
+use crate::lesson::types::{Block, Content};
+use crate::lesson::value::{Number, Value};
 use crate::lesson::{Lang, TodoError};
-use crate::types::{Block, Content};
-use crate::value::{Number, Value};
+use crate::recorder::json::{json_struct, string, Object, ToJson};
 
 /// A value as JSON text, kept as the bytes `json::ToJson` wrote: it is never written a second time
 /// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be
@@ -2188,10 +2190,10 @@ mod tests {
         static WRITTEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
-    impl crate::json::ToJson for Counted {
+    impl crate::recorder::json::ToJson for Counted {
         fn to_json(&self, out: &mut Vec<u8>) {
             WRITTEN.with(|written| written.set(written.get() + 1));
-            crate::json::ToJson::to_json(&self.0, out);
+            crate::recorder::json::ToJson::to_json(&self.0, out);
         }
     }
 
@@ -2317,7 +2319,7 @@ mod tests {
         seen: Vec<Counted>,
     }
 
-    crate::json::json_struct!(Tally { n, seen });
+    crate::recorder::json::json_struct!(Tally { n, seen });
 
     fn double(n: u32) -> u32 {
         n * 2
@@ -2364,10 +2366,13 @@ mod tests {
     #[derive(Clone)]
     struct Noted(u32);
 
-    impl crate::json::ToJson for Noted {
+    impl crate::recorder::json::ToJson for Noted {
         fn to_json(&self, out: &mut Vec<u8>) {
             WRITTEN.with(|written| written.set(written.get() + 1));
-            crate::json::Object::new(out).field("n", &self.0).field("text", &"x".repeat(80)).end();
+            crate::recorder::json::Object::new(out)
+                .field("n", &self.0)
+                .field("text", &"x".repeat(80))
+                .end();
         }
     }
 
@@ -2416,8 +2421,11 @@ mod tests {
     /// A model that only has its request noted.
     struct Echo;
 
-    impl crate::agent_types::Model for Echo {
-        fn reply(&mut self, request: &crate::agent_types::Request) -> Vec<crate::types::Block> {
+    impl crate::lesson::agent_types::Model for Echo {
+        fn reply(
+            &mut self,
+            request: &crate::lesson::agent_types::Request,
+        ) -> Vec<crate::lesson::types::Block> {
             super::request(&request.messages, &request.tools, request);
             Vec::new()
         }
@@ -2429,19 +2437,19 @@ mod tests {
 
     /// Changes the request, then asks: the statement that calls this mentions `request`.
     fn shorten_and_ask(
-        request: &mut crate::agent_types::Request,
-        model: &mut dyn crate::agent_types::Model,
+        request: &mut crate::lesson::agent_types::Request,
+        model: &mut dyn crate::lesson::agent_types::Model,
     ) -> usize {
         request.messages.pop();
         model.reply(request).len()
     }
 
     /// A request of `count` user messages, each long enough to be a value of its own.
-    fn long_request(count: usize) -> crate::agent_types::Request {
-        crate::agent_types::Request {
-            tools: crate::agent_types::tool_definitions(Lang::En),
+    fn long_request(count: usize) -> crate::lesson::agent_types::Request {
+        crate::lesson::agent_types::Request {
+            tools: crate::lesson::agent_types::tool_definitions(Lang::En),
             messages: (0..count)
-                .map(|n| crate::types::Message::user(&"q".repeat(90 + n)))
+                .map(|n| crate::lesson::types::Message::user(&"q".repeat(90 + n)))
                 .collect(),
         }
     }
@@ -2459,7 +2467,7 @@ mod tests {
     }
 
     #[traced]
-    fn ask_twice(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+    fn ask_twice(model: &mut dyn crate::lesson::agent_types::Model, count: usize) -> usize {
         let mut request = long_request(count);
         let first = model.reply(&request).len();
         let second = shorten_and_ask(&mut request, model);
@@ -2500,7 +2508,7 @@ mod tests {
     }
 
     #[traced]
-    fn ask_while(model: &mut dyn crate::agent_types::Model, count: usize) -> usize {
+    fn ask_while(model: &mut dyn crate::lesson::agent_types::Model, count: usize) -> usize {
         let mut request = long_request(count);
         let mut asked = 0;
         while asked < 2 && shorten_and_ask(&mut request, model) == 0 {
@@ -2697,7 +2705,7 @@ mod tests {
             "Map<String, Value>"
         );
         assert_eq!(short_type_name("(usize, &str)"), "(usize, &str)");
-        assert_eq!(short_type_name("&mut todo_trace::types::State"), "&mut State");
+        assert_eq!(short_type_name("&mut todo_trace::lesson::types::State"), "&mut State");
         assert_eq!(short_type_name(""), "");
     }
 }

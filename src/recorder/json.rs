@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::value::{Map, Number, Value};
+use crate::lesson::value::{Map, Number, Value};
 
 /// A value that writes itself as JSON text.
 pub trait ToJson {
@@ -20,9 +20,9 @@ pub trait ToJson {
 /// as serde derives it), written through [`Object`].
 macro_rules! json_struct {
     ($ty:ty { $($field:ident),* }) => {
-        impl $crate::json::ToJson for $ty {
+        impl $crate::recorder::json::ToJson for $ty {
             fn to_json(&self, out: &mut Vec<u8>) {
-                $crate::json::Object::new(out)
+                $crate::recorder::json::Object::new(out)
                     $(.field(stringify!($field), &self.$field))*
                     .end();
             }
@@ -302,9 +302,9 @@ mod tests {
     /// What crosses to JS through `to_js` (wasm.rs): the same text serde's derives would write.
     #[test]
     fn the_api_types_are_written_as_serde_json_writes_them() {
-        use crate::figures::{scenarios, FIGURES};
+        use crate::host::figures::{scenarios, FIGURES};
+        use crate::host::source::source;
         use crate::lesson::Lang;
-        use crate::source::source;
         assert_eq!(text(&FIGURES[..]), serde_json::to_string(&FIGURES).unwrap());
         for figure in FIGURES {
             for lang in [Lang::Zh, Lang::En] {

@@ -43,7 +43,7 @@
 //! stack stays small whatever the text). Positions are 1-based lines and columns, columns
 //! counted in characters (Unicode scalar values); only a line feed ends a line.
 
-use crate::value::{MapBuilder, Number, Value};
+use crate::lesson::value::{MapBuilder, Number, Value};
 
 /// The longest text accepted, in bytes of UTF-8: 64 KiB.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;

@@ -3,13 +3,17 @@
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
-use crate::figures::{self, ApiError, FIGURES};
-use crate::input::{InputError, MAX_INPUT_BYTES};
-use crate::json::ToJson;
+pub mod input;
+pub mod js_value;
+pub(crate) mod messages;
+
+use crate::api::input::{InputError, MAX_INPUT_BYTES};
+use crate::api::messages::quoted;
+use crate::host::figures::{self, ApiError, FIGURES};
+use crate::host::{run, source};
+use crate::lesson::value::Value;
 use crate::lesson::Lang;
-use crate::messages::quoted;
-use crate::value::Value;
-use crate::{js_value, run, source};
+use crate::recorder::json::ToJson;
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.
@@ -124,7 +128,7 @@ thread_local! {
 }
 
 /// Text shorter than this crosses as UTF-8 without looking: looking for characters outside ASCII
-/// cost a short trace 1-3%, more than escaping them could save (`trace::ascii_json`).
+/// cost a short trace 1-3%, more than escaping them could save (`recorder::ascii_json`).
 const ASCII_FROM_BYTES: usize = 16 * 1024;
 
 /// The part of [`to_js`] that is the same for every type, kept out of line: one copy, not one per type.
@@ -136,9 +140,9 @@ fn parse(json: &[u8]) -> Result<JsValue, js_sys::Error> {
 }
 
 /// The UTF-8 crosses as it is (`None`) unless the text is long and nearly all ASCII: then it crosses
-/// with the rest escaped (`trace::ascii_json`).
+/// with the rest escaped (`recorder::ascii_json`).
 fn sent(json: &[u8]) -> Option<Vec<u8>> {
-    (json.len() >= ASCII_FROM_BYTES).then(|| crate::trace::ascii_json(json)).flatten()
+    (json.len() >= ASCII_FROM_BYTES).then(|| crate::recorder::ascii_json(json)).flatten()
 }
 
 impl From<ApiError> for js_sys::Error {

@@ -9,11 +9,11 @@ use serde::Serialize;
 use std::borrow::Cow;
 use tsify::Tsify;
 
-use crate::agent_types::{object, output_header, Model, Request};
-use crate::json::{string, ToJson};
-use crate::trace;
-use crate::types::{Block, Content, Lang, Message};
-use crate::value::Value;
+use crate::lesson::agent_types::{object, output_header, Model, Request};
+use crate::lesson::types::{Block, Content, Lang, Message};
+use crate::lesson::value::Value;
+use crate::recorder;
+use crate::recorder::json::{string, ToJson};
 
 /// Which story the stand-in plays.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,7 +253,7 @@ fn latest_result(messages: &[Message], tool: &str, path: Option<&str>) -> Option
 
 impl Model for StandIn {
     fn reply(&mut self, request: &Request) -> Vec<Block> {
-        trace::request(&request.messages, &request.tools, request);
+        recorder::request(&request.messages, &request.tools, request);
         if self.keep {
             self.requests.push(request.clone());
         }

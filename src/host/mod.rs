@@ -1,0 +1,12 @@
+//! The hosts around the lesson code: figures and their scenarios, the model stand-in, the loop's
+//! in-memory and native hosts, and running a figure into a trace.
+
+pub mod entries;
+pub mod figures;
+pub mod in_memory;
+pub mod loop_scenarios;
+pub mod native;
+pub mod run;
+pub mod scenarios;
+pub mod source;
+pub mod stand_in;

@@ -1,0 +1,9 @@
+//! What the reader steps through: the plan functions (`plan`), the agent loop (`agent`), and their data.
+
+pub mod agent;
+pub mod agent_types;
+mod plan;
+pub mod types;
+pub mod value;
+
+pub use plan::*;
