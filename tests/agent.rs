@@ -1,6 +1,7 @@
 //! The agent loop in memory (as the page runs it): LOOP.md's table row by row, the reminder, and what each request carries.
 #![cfg(not(target_arch = "wasm32"))]
 
+use serde_json::Value;
 use todo_trace::host::in_memory::{MemoryWorkspace, Preset, Recorded};
 use todo_trace::host::loop_scenarios::{
     question, run_in_memory, scenario, MemoryRun, FILES, SCENARIOS,
@@ -10,7 +11,6 @@ use todo_trace::lesson::agent::execute_with_plan;
 use todo_trace::lesson::agent_types::{
     tool_definitions, Decision, Outcome, ReadError, Stop, ToolCall, Tools, Workspace, REMINDER,
 };
-use todo_trace::lesson::value::Value;
 use todo_trace::lesson::{format_todos, prepare_messages, Block, Content, Lang, Message, State};
 use todo_trace::recorder::Snapshot;
 
@@ -242,14 +242,14 @@ fn the_tools_are_described_with_their_schemas() {
             ["todo_write", "read_file", "run_main"]
         );
         let items = &tools[0].input_schema["properties"]["items"];
-        assert_eq!(items["maxItems"], todo_trace::value!(20));
-        assert_eq!(items["items"]["required"], todo_trace::value!(["id", "content", "status"]));
+        assert_eq!(items["maxItems"], serde_json::json!(20));
+        assert_eq!(items["items"]["required"], serde_json::json!(["id", "content", "status"]));
         assert_eq!(
             items["items"]["properties"]["status"]["enum"],
-            todo_trace::value!(["pending", "in_progress", "completed"])
+            serde_json::json!(["pending", "in_progress", "completed"])
         );
-        assert_eq!(tools[0].input_schema["required"], todo_trace::value!(["items"]));
-        assert_eq!(tools[1].input_schema["required"], todo_trace::value!(["path"]));
+        assert_eq!(tools[0].input_schema["required"], serde_json::json!(["items"]));
+        assert_eq!(tools[1].input_schema["required"], serde_json::json!(["path"]));
         assert!(tools.iter().all(|t| !t.description.is_empty()));
     }
 }
@@ -312,21 +312,21 @@ fn the_host_refuses_paths_outside_the_workspace_and_unknown_tools() {
     let mut tools = tools_for(&workspace, &mut approval, &mut runner, false);
     let mut state = State::default();
     let (result, warning) = execute_with_plan(
-        &call("read_file", todo_trace::value!({"path": "../secret"})),
+        &call("read_file", serde_json::json!({"path": "../secret"})),
         &mut state,
         &mut tools,
     );
     assert!(matches!(result, Block::ToolResult { is_error: true, .. }));
     assert_eq!(warning.unwrap().code, "path_refused");
     let (result, warning) = execute_with_plan(
-        &call("read_file", todo_trace::value!({"path": "nope.txt"})),
+        &call("read_file", serde_json::json!({"path": "nope.txt"})),
         &mut state,
         &mut tools,
     );
     assert!(matches!(result, Block::ToolResult { is_error: true, .. }));
     assert!(warning.is_none(), "a missing file is the model's business, not the host's");
     let (result, warning) =
-        execute_with_plan(&call("rm_rf", todo_trace::value!({})), &mut state, &mut tools);
+        execute_with_plan(&call("rm_rf", serde_json::json!({})), &mut state, &mut tools);
     assert!(matches!(result, Block::ToolResult { is_error: true, .. }));
     assert_eq!(warning.unwrap().code, "unknown_tool");
 }
@@ -337,12 +337,11 @@ fn maintenance_blocks_runs_before_asking_and_plans_grant_nothing() {
     let (mut approval, mut runner) = (Preset::new(Decision::Allow), Recorded);
     let mut tools = tools_for(&workspace, &mut approval, &mut runner, true);
     let mut state = State::default();
-    let done =
-        todo_trace::value!({"items": [{"id": "1", "content": "Run", "status": "completed"}]});
+    let done = serde_json::json!({"items": [{"id": "1", "content": "Run", "status": "completed"}]});
     let (result, warning) = execute_with_plan(&call("todo_write", done), &mut state, &mut tools);
     assert!(matches!(result, Block::ToolResult { is_error: false, .. }) && warning.is_none());
     let (result, warning) =
-        execute_with_plan(&call("run_main", todo_trace::value!({})), &mut state, &mut tools);
+        execute_with_plan(&call("run_main", serde_json::json!({})), &mut state, &mut tools);
     assert!(matches!(result, Block::ToolResult { is_error: true, .. }));
     assert_eq!(warning.unwrap().code, "run_blocked");
     assert_eq!(approval.asked, 0);

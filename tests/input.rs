@@ -1,10 +1,10 @@
 //! The reader-input parser and `trace_input`: grammar, limits, error codes and positions.
 #![cfg(not(target_arch = "wasm32"))]
 
+use serde_json::json;
+use serde_json::Value;
 use todo_trace::host::figures::ApiError;
 use todo_trace::host::run::{self, trace_input, Trace};
-use todo_trace::lesson::value::Value;
-use todo_trace::value as json;
 
 mod support;
 use todo_trace::api::input::{

@@ -1,11 +1,11 @@
 //! The rules of LESSON.md, checked on the lesson functions called plainly (no recording).
 
-use todo_trace::lesson::value::Value;
+use serde_json::json;
+use serde_json::Value;
 use todo_trace::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Block, Content, Lang, Message,
     Role, State, Todo, TodoError,
 };
-use todo_trace::value as json;
 
 fn item(id: &str, content: &str, status: &str) -> Value {
     json!({ "id": id, "content": content, "status": status })

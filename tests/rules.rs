@@ -13,9 +13,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
+use serde_json::json;
+use serde_json::{Map, Number, Value};
 use std::collections::BTreeSet;
-use todo_trace::lesson::value::{Map, Number, Value};
-use todo_trace::value as json;
 
 use todo_trace::api::input::{parse, InputError, MAX_SAFE_INTEGER};
 use todo_trace::host::run::{trace_input, trace_input_with};

@@ -43,7 +43,7 @@
 //! stack stays small whatever the text). Positions are 1-based lines and columns, columns
 //! counted in characters (Unicode scalar values); only a line feed ends a line.
 
-use crate::lesson::value::{MapBuilder, Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// The longest text accepted, in bytes of UTF-8: 64 KiB.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
@@ -296,12 +296,12 @@ impl Parser<'_> {
 
     fn object(&mut self) -> Parsed<Value> {
         self.pos += 1; // the `{`
-        let mut fields = MapBuilder::default();
+        let mut fields = Map::new();
         loop {
             self.skip_blank();
             // Either an empty object or a trailing comma: `{}`, `{'a': 1,}`.
             if self.eat('}') {
-                return Ok(Value::Object(fields.finish()));
+                return Ok(Value::Object(fields));
             }
             let key_at = self.pos;
             let key = match self.peek() {
@@ -322,7 +322,7 @@ impl Parser<'_> {
             fields.insert(key, value);
             self.skip_blank();
             if self.eat('}') {
-                return Ok(Value::Object(fields.finish()));
+                return Ok(Value::Object(fields));
             }
             if !self.eat(',') {
                 return Err(self.unexpected_here(Expected::ObjectNext));

@@ -13,8 +13,8 @@ use js_sys::{Array, JsString, Number as JsNumber, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::api::input::{MAX_DEPTH, MAX_INPUT_BYTES};
-use crate::lesson::value::Number;
 use crate::recorder::json::{self, ToJson};
+use serde_json::Number;
 
 /// Why a JS value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

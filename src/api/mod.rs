@@ -11,9 +11,9 @@ use crate::api::input::{InputError, MAX_INPUT_BYTES};
 use crate::api::messages::quoted;
 use crate::host::figures::{self, ApiError, FIGURES};
 use crate::host::{run, source};
-use crate::lesson::value::Value;
 use crate::lesson::Lang;
 use crate::recorder::json::ToJson;
+use serde_json::Value;
 
 /// Every value crosses as JSON text that `JSON.parse` turns into plain JS objects. One string and
 /// one native parse is far smaller and faster than building each object field by field from wasm.

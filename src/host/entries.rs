@@ -12,12 +12,12 @@ use crate::host::loop_scenarios::{question, AgentSetup, FILES};
 use crate::host::stand_in::StandIn;
 use crate::lesson::agent::run_loop;
 use crate::lesson::agent_types::{stopped, Outcome, Tools};
-use crate::lesson::value::Value;
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
 };
 use crate::recorder::say;
+use serde_json::Value;
 
 /// A scenario's data: the host's plan, the items the model submits, the conversation so far.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]

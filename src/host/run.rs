@@ -10,12 +10,12 @@ use crate::host::figures::{
 };
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::lesson::agent_types::Stop;
-use crate::lesson::value::Value;
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::json::{Object, ToJson};
 use crate::recorder::{
     self, each, text, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot,
 };
+use serde_json::Value;
 
 /// A recorded run of one figure, as the page replays it.
 #[derive(Serialize, Tsify, Debug)]

@@ -1,6 +1,6 @@
 //! The lesson's scenarios (LESSON.md's table): the base data, and what each scenario changes in it.
 
-use crate::lesson::value::{Map, Value};
+use serde_json::{Map, Value};
 
 use crate::host::entries::Data;
 use crate::host::figures::FigureId;

@@ -11,9 +11,9 @@ use tsify::Tsify;
 
 use crate::lesson::agent_types::{object, output_header, Model, Request};
 use crate::lesson::types::{Block, Content, Lang, Message};
-use crate::lesson::value::Value;
 use crate::recorder;
 use crate::recorder::json::{string, ToJson};
+use serde_json::Value;
 
 /// Which story the stand-in plays.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,10 +11,10 @@ use std::rc::Rc;
 use tsify::Tsify;
 
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
-use crate::lesson::value::Value;
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::recorder::json::{json_struct, string, ToJson};
 use crate::recorder::{self, HostEvent, HostList, SameJson, Snapshot};
+use serde_json::Value;
 
 /// The text block the reminder variant appends (the course's s03 chapter).
 pub const REMINDER: &str = "<reminder>Update your todos.</reminder>";

@@ -4,6 +4,5 @@ pub mod agent;
 pub mod agent_types;
 mod plan;
 pub mod types;
-pub mod value;
 
 pub use plan::*;

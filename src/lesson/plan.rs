@@ -4,7 +4,7 @@
 //! here, and stepped through in the page. Keep them short and plain. Their data types live in
 //! `types.rs`, so that this file (built into the module for the listings) holds little else.
 
-use crate::lesson::value::Value;
+use serde_json::Value;
 use todo_trace_macros::traced;
 
 pub use crate::lesson::types::{Block, Content, Lang, Message, Role, State, Todo, TodoError};
@@ -37,7 +37,7 @@ pub fn validate_todos(items: &Value) -> Result<Vec<Todo>, TodoError> {
         let Some(fields) = item.as_object() else {
             return Err(TodoError::BadShape { position });
         };
-        if fields.len() != KEYS.len() || !KEYS.iter().all(|key| fields.contains_key(key)) {
+        if fields.len() != KEYS.len() || !KEYS.iter().all(|key| fields.contains_key(*key)) {
             return Err(TodoError::BadShape { position });
         }
         let Some(raw_id) = fields["id"].as_str() else {

@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use crate::lesson::value::Value;
 use crate::recorder;
 use crate::recorder::json::{json_struct, string, Object, ToJson};
+use serde_json::Value;
 
 /// One plan item, after validation.
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::lesson::value::{Map, Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// A value that writes itself as JSON text.
 pub trait ToJson {

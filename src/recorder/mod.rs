@@ -20,9 +20,9 @@ use tsify::Tsify;
 pub mod json;
 
 use crate::lesson::types::{Block, Content};
-use crate::lesson::value::{Number, Value};
 use crate::lesson::{Lang, TodoError};
 use crate::recorder::json::{json_struct, string, Object, ToJson};
+use serde_json::{Number, Value};
 
 /// A value as JSON text, kept as the bytes `json::ToJson` wrote: it is never written a second time
 /// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be
@@ -2564,7 +2564,7 @@ mod tests {
     #[test]
     fn same_json_is_the_same_text() {
         use super::SameJson;
-        use crate::value as json;
+        use serde_json::json;
         let pairs = [
             (json!({"a": 1, "b": [2, "x"]}), json!({"a": 1, "b": [2, "x"]})),
             (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
