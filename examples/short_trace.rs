@@ -1,5 +1,5 @@
 //! A short trace's fixed costs, natively: one scenario (default `write`/`clear`) traced and written as
-//! the page gets it (`Trace::to_wire`) many times over, for a profiler (`perf record`), with the
+//! the page gets it (serde_json, as the page gets it) many times over, for a profiler (`perf record`), with the
 //! time and the number of allocations per trace, and the time per step.
 //! Arguments: `FIGURE SCENARIO RUNS [en]` (Chinese unless `en`).
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -43,7 +43,7 @@ fn main() {
     let runs: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(30_000);
     // The bench's language by default; `en` for the English page's (all-ASCII) traces.
     let lang = if args.next().as_deref() == Some("en") { Lang::En } else { Lang::Zh };
-    let once = || trace(&figure, &scenario, lang).unwrap().to_wire();
+    let once = || serde_json::to_string(&trace(&figure, &scenario, lang).unwrap()).unwrap();
     let steps = trace(&figure, &scenario, lang).unwrap().recording.steps.len();
     let before = ALLOCATIONS.load(Relaxed);
     std::hint::black_box(once());

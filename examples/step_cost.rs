@@ -1,5 +1,5 @@
 //! Trace time per step, natively: each loop scenario against validate/valid (medians of 41 runs),
-//! each trace recorded and written as the page gets it (`Trace::to_wire`).
+//! each trace recorded and written as the page gets it (serde_json, as the page gets it).
 use std::time::Instant;
 use todo_trace::host::run::trace;
 use todo_trace::lesson::Lang;
@@ -10,7 +10,7 @@ fn per_step(figure: &str, scenario: &str) -> (f64, usize) {
     for _ in 0..41 {
         let start = Instant::now();
         let t = trace(figure, scenario, Lang::En).unwrap();
-        let json = t.to_wire();
+        let json = serde_json::to_string(&t).unwrap();
         times.push(start.elapsed().as_secs_f64() * 1e6);
         steps = t.recording.steps.len();
         std::hint::black_box(json);

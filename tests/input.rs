@@ -338,8 +338,9 @@ fn text_refused_unread_gives_the_same_trace_as_text_refused_by_parse() {
     for figure in ["validate", "write", "prepare"] {
         for lang in [Lang::Zh, Lang::En] {
             let read = trace_input(figure, &over, lang).unwrap();
-            let error = InputError::TooLarge { bytes: MAX_INPUT_BYTES + 1 };
-            let unread = run::refused_input(figure, &error, lang).unwrap();
+            // As www/api.js refuses it, by its length in UTF-16 units, before copying it into wasm.
+            let refusal = format!(r#"{{"kind":"textTooLarge","units":{}}}"#, MAX_INPUT_BYTES + 1);
+            let unread = todo_trace::api::js_value::refused(figure, &refusal, lang).unwrap();
             assert_eq!(error_of(&unread), ("input_too_large", None, None));
             let json = |trace: &Trace| serde_json::to_string(trace).unwrap();
             assert_eq!(json(&unread), json(&read), "{figure}");

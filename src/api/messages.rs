@@ -271,7 +271,7 @@ impl ValueError {
     /// `input_too_large` and `too_deep` as for text; `not_json` for what JSON does not hold.
     pub fn code(&self) -> &'static str {
         match self {
-            ValueError::TooLarge { .. } => "input_too_large",
+            ValueError::TextTooLarge { .. } | ValueError::TooLarge { .. } => "input_too_large",
             ValueError::TooDeep { .. } => "too_deep",
             ValueError::NotData { .. } => "not_json",
         }
@@ -287,6 +287,10 @@ impl ValueError {
             }
         };
         let (zh, en) = match self {
+            // Reader text: worded as any text over the limit is.
+            &ValueError::TextTooLarge { units } => {
+                return InputError::TooLarge { bytes: units }.message(lang);
+            }
             ValueError::TooLarge { bytes } => (
                 format!("这个值写成 JSON 至少有 {bytes} 字节，超过了输入大小的上限 {MAX_INPUT_BYTES} 字节（64 KiB）。"),
                 format!("The value is at least {bytes} bytes as JSON, over the input size limit of {MAX_INPUT_BYTES} bytes (64 KiB)."),
@@ -331,9 +335,8 @@ impl NotData {
             NotData::Cycle => {
                 ("一个包含它自身的对象（循环引用）", "an object that contains itself (a cycle)")
             }
-            NotData::Unreadable => ("一个读取时出错的属性", "a property whose getter threw"),
-            NotData::Changed => {
-                ("一个在读取过程中改变了的值", "something that changed while it was read")
+            NotData::Unreadable => {
+                ("一个读取时出错的属性", "a property whose getter (or Proxy trap) threw")
             }
         }
     }

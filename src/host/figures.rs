@@ -7,7 +7,6 @@ use crate::api::messages::quoted;
 use crate::host::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
 use crate::host::scenarios::{ScenarioDef, SCENARIOS};
 use crate::lesson::Lang;
-use crate::recorder::json::{json_struct, string, Object, ToJson};
 
 /// Which figure: one per lesson function, and the agent loop that uses them.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,41 +197,3 @@ pub fn scenarios(figure_id: &str, lang: Lang) -> Result<Vec<Scenario>, ApiError>
 
 /// (Chinese, English)
 type Words = (&'static str, &'static str);
-
-impl ToJson for FigureId {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, self.name());
-    }
-}
-
-json_struct!(Figure { id, symbol, file, entry, edits, host });
-
-impl ToJson for Edits {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(
-            out,
-            match self {
-                Edits::Items => "items",
-                Edits::Plan => "plan",
-                Edits::Nothing => "nothing",
-            },
-        );
-    }
-}
-
-impl ToJson for HostPart {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, self.name());
-    }
-}
-
-impl ToJson for Scenario {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("id", &self.id)
-            .field("label", &self.label)
-            .field("hint", &self.hint)
-            .field("isDefault", &self.is_default)
-            .end();
-    }
-}

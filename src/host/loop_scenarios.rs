@@ -8,7 +8,6 @@ use crate::host::stand_in::{Needs, Script, StandIn, EVIDENCE};
 use crate::lesson::agent::run_loop;
 use crate::lesson::agent_types::{Decision, Outcome, Tools};
 use crate::lesson::types::{Block, Content, Lang, Message, TodoError};
-use crate::recorder::json::{Object, ToJson};
 
 /// The program the model is asked to run. `ran.marker` is the evidence that it really ran.
 pub const MAIN_PY: &str =
@@ -251,41 +250,4 @@ fn backing(outcome: &Outcome, needs: Needs) -> Option<Evidence> {
             _ => None,
         })
     })
-}
-
-// The trace's text of each type (`json`), as serde writes it by the attributes above.
-impl ToJson for AgentSetup {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("model", &self.model)
-            .field("decision", &self.decision)
-            .field("maintenance", &self.maintenance)
-            .field("maxCalls", &self.max_calls)
-            .field("reminder", &self.reminder)
-            .end();
-    }
-}
-
-impl ToJson for PlanClaim {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("id", &self.id)
-            .field("content", &self.content)
-            .field("status", &self.status)
-            .field("completed", &self.completed)
-            .field("tool", &self.tool)
-            .maybe("path", &self.path)
-            .maybe("evidence", &self.evidence)
-            .field("gap", &self.gap)
-            .end();
-    }
-}
-
-impl ToJson for Evidence {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("message", &self.message)
-            .field("toolUseId", &self.tool_use_id)
-            .end();
-    }
 }

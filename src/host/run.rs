@@ -3,7 +3,7 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::api::input::{self, InputError};
+use crate::api::input;
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
@@ -11,10 +11,7 @@ use crate::host::figures::{
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::lesson::agent_types::Stop;
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
-use crate::recorder::json::{Object, ToJson};
-use crate::recorder::{
-    self, each, text, ErrorInfo, HostEvent, HostList, Recording, Settings, Snapshot,
-};
+use crate::recorder::{self, ErrorInfo, HostEvent, HostList, Recording, Settings};
 use serde_json::Value;
 
 /// A recorded run of one figure, as the page replays it.
@@ -35,112 +32,6 @@ pub struct Trace {
     pub claims: Option<Vec<PlanClaim>>,
 }
 
-impl Trace {
-    /// The trace as JSON text, the same as serde_json's `to_string` of it (a test holds them
-    /// equal), with the steps written by [`recorder::write_steps`] and the tables written here rather
-    /// than through serde: for a short trace, serde's writing of the small tables cost as much
-    /// as its steps.
-    pub fn to_json(&self) -> String {
-        // Every part is UTF-8: serde_json's text, and ASCII.
-        String::from_utf8(self.write(None)).unwrap_or_default()
-    }
-
-    /// The trace as it crosses to JS: the UTF-8 of [`Trace::to_json`]'s text with its bindings and
-    /// host fields as arrays rather than objects and its steps as numbers, which are returned beside
-    /// it ([`recorder::write_wire_steps`]). `traceFrom` in wasm.rs makes them into the same objects,
-    /// sooner than `JSON.parse` makes objects.
-    pub fn to_wire(&self) -> (Vec<u8>, Vec<i32>) {
-        let mut numbers = Vec::new();
-        (self.write(Some(&mut numbers)), numbers)
-    }
-
-    /// The JSON text, or with `wire_numbers` the text as it crosses to JS.
-    fn write(&self, wire_numbers: Option<&mut Vec<i32>>) -> Vec<u8> {
-        let r = &self.recording;
-        let wire = wire_numbers.is_some();
-        // About what a step takes with its share of the tables, so that the text is rarely copied.
-        let mut out = Vec::with_capacity(192 * r.steps.len() + 2048);
-        let put = |out: &mut Vec<u8>, key: &str, value: &dyn Snapshot| {
-            out.extend_from_slice(if out.is_empty() { b"{\"" } else { b",\"" });
-            out.extend_from_slice(key.as_bytes());
-            out.extend_from_slice(b"\":");
-            value.write_json(out);
-        };
-        put(&mut out, "figure", &self.figure);
-        put(&mut out, "scenario", &self.scenario);
-        put(&mut out, "ran", &self.ran);
-        put(&mut out, "data", &self.data);
-        out.extend_from_slice(b",\"values\":");
-        each(&mut out, &r.values, |out, value| out.extend_from_slice(value.bytes()));
-        if !r.parts.is_empty() {
-            out.extend_from_slice(b",\"parts\":");
-            numbers(&mut out, &r.parts);
-        }
-        // On the wire, a record is an array of its fields in order: `[name, type]`.
-        let (open, close) = if wire { (b'[', b']') } else { (b'{', b'}') };
-        let key = |out: &mut Vec<u8>, key: &[u8]| {
-            if !wire {
-                out.extend_from_slice(key);
-            }
-        };
-        out.extend_from_slice(b",\"bindings\":");
-        each(&mut out, &r.bindings, |out, binding| {
-            out.push(open);
-            key(out, b"\"name\":");
-            text(out, binding.name);
-            out.push(b',');
-            key(out, b"\"type\":");
-            text(out, binding.ty);
-            out.push(close);
-        });
-        out.extend_from_slice(b",\"scopes\":");
-        each(&mut out, &r.scopes, |out, scope| numbers(out, scope));
-        out.extend_from_slice(b",\"hosts\":");
-        each(&mut out, &r.hosts, |out, view| {
-            each(out, view, |out, field| {
-                out.push(open);
-                key(out, b"\"field\":");
-                text(out, field.field);
-                out.push(b',');
-                key(out, b"\"entries\":");
-                numbers(out, &field.entries);
-                out.push(b',');
-                key(out, b"\"changes\":");
-                text(out, &field.changes);
-                if !field.was.is_empty() {
-                    out.push(b',');
-                    key(out, b"\"was\":");
-                    numbers(out, &field.was);
-                }
-                out.push(close);
-            })
-        });
-        if let Some(wire_numbers) = wire_numbers {
-            recorder::write_wire_steps(&r.steps, &mut out, wire_numbers);
-        } else {
-            out.extend_from_slice(b",\"steps\":");
-            recorder::write_steps(&r.steps, &mut out);
-        }
-        put(&mut out, "output", &r.output);
-        if !r.requests.is_empty() {
-            put(&mut out, "requests", &r.requests);
-        }
-        if let Some(effect) = &r.effect {
-            put(&mut out, "effect", effect);
-        }
-        put(&mut out, "result", &self.result);
-        if let Some(claims) = &self.claims {
-            put(&mut out, "claims", claims);
-        }
-        out.push(b'}');
-        out
-    }
-}
-
-fn numbers(out: &mut Vec<u8>, numbers: &[u32]) {
-    each(out, numbers, |out, &n| recorder::number(out, n.into()));
-}
-
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
 #[derive(Serialize, Tsify, Clone, Debug)]
 pub struct Outcome {
@@ -154,9 +45,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn of<T: ToJson>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
+    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
         match result {
-            Ok(value) => Outcome { ok: true, value: Some(recorder::raw_json(&value)), error: None },
+            Ok(value) => Outcome { ok: true, value: Some(recorder::Json::of(&value)), error: None },
             Err(error) => Outcome::failed(error.info(lang)),
         }
     }
@@ -216,18 +107,7 @@ pub fn trace_input_with(
     ))
 }
 
-/// Runs a figure on data given as a value (`traceValue`: an author's JS value, converted), or on
-/// the error that refused it; otherwise as [`trace_input`].
-pub fn trace_value(
-    figure_id: &str,
-    given: Result<Value, ErrorInfo>,
-    lang: Lang,
-) -> Result<Trace, ApiError> {
-    let (figure, data) = editable(figure_id, lang)?;
-    Ok(run_given(figure, data, given, lang, Settings::default()))
-}
-
-/// What [`trace_input`] and [`trace_value`] share once the text or value became data (or was refused).
+/// What [`trace_input`] does once the text became data (or was refused).
 fn run_given(
     figure: Figure,
     mut data: Data,
@@ -250,11 +130,11 @@ fn run_given(
     run(figure, INPUT_SCENARIO, data, lang, settings)
 }
 
-/// The trace of reader text refused before it was read: the wasm layer refuses a string whose
-/// UTF-16 length is already over the size limit without copying it into the module.
-pub fn refused_input(figure_id: &str, error: &InputError, lang: Lang) -> Result<Trace, ApiError> {
+/// The trace of reader input refused before it crossed into the module (`api::js_value`): it did
+/// not run, and its result is `error`.
+pub fn refused_trace(figure_id: &str, error: ErrorInfo, lang: Lang) -> Result<Trace, ApiError> {
     let (figure, data) = editable(figure_id, lang)?;
-    Ok(refused(figure, data, error.info(lang)))
+    Ok(refused(figure, data, error))
 }
 
 /// A figure that takes the reader's own input, and its default scenario's data to start from.
@@ -376,27 +256,5 @@ impl Data {
             messages: Vec::new(),
             agent: Some(setup),
         }
-    }
-}
-
-// The trace's text of each type (`json`), as serde writes it by the attributes above.
-impl ToJson for Outcome {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("ok", &self.ok)
-            .maybe("value", &self.value)
-            .maybe("error", &self.error)
-            .end();
-    }
-}
-
-impl ToJson for Given {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .maybe("state", &self.state)
-            .maybe("items", &self.items)
-            .maybe("messages", &self.messages)
-            .maybe("agent", &self.agent)
-            .end();
     }
 }

@@ -6,7 +6,6 @@ use tsify::Tsify;
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write};
 use crate::lesson::agent::{execute_with_plan, run_loop};
 use crate::lesson::{format_todos, prepare_messages, validate_todos, write_todos};
-use crate::recorder::json::json_struct;
 
 const LESSON: (&str, &str) = ("src/lesson/plan.rs", include_str!("../lesson/plan.rs"));
 const ENTRIES: (&str, &str) = ("src/host/entries.rs", include_str!("entries.rs"));
@@ -121,6 +120,3 @@ pub fn source(symbol: &str) -> Option<Listing> {
             .collect(),
     })
 }
-
-json_struct!(Listing { symbol, file, lines });
-json_struct!(SourceLine { no, text, step });

@@ -12,7 +12,6 @@ use tsify::Tsify;
 use crate::lesson::agent_types::{object, output_header, Model, Request};
 use crate::lesson::types::{Block, Content, Lang, Message};
 use crate::recorder;
-use crate::recorder::json::{string, ToJson};
 use serde_json::Value;
 
 /// Which story the stand-in plays.
@@ -282,11 +281,5 @@ impl Model for StandIn {
 
     fn describe(&self) -> Cow<'_, str> {
         Cow::Owned(format!("stand-in model ({})", self.script.name()))
-    }
-}
-
-impl ToJson for Script {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, self.name());
     }
 }

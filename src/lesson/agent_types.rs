@@ -12,8 +12,7 @@ use tsify::Tsify;
 
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::recorder::json::{json_struct, string, ToJson};
-use crate::recorder::{self, HostEvent, HostList, SameJson, Snapshot};
+use crate::recorder::{self, HostEvent, HostList, Snapshot};
 use serde_json::Value;
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -29,19 +28,6 @@ pub fn exit_line(code: i32, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("退出码 {code}"),
         Lang::En => format!("exit code {code}"),
-    }
-}
-
-impl SameJson for ToolDefinition {
-    fn same_json(&self, other: &Self) -> bool {
-        let ToolDefinition { name, description, input_schema } = self;
-        let same_schema = Rc::ptr_eq(input_schema, &other.input_schema)
-            || input_schema.same_json(&other.input_schema);
-        *name == other.name && *description == other.description && same_schema
-    }
-
-    fn shape(&self) -> u64 {
-        self.name.len() as u64
     }
 }
 
@@ -150,29 +136,18 @@ pub struct Request {
 }
 
 /// A request as JSON: `{"tools":[...],"messages":[...]}`, the two parts `recorder::Tables::request`
-/// puts together in this order. (The tools are written once per recording, then copied: see
-/// `recorder::remembered`.)
+/// puts together in this order.
+#[derive(Serialize)]
 struct RequestJson<'a> {
-    tools: Remembered<'a, Vec<ToolDefinition>>,
+    tools: &'a [ToolDefinition],
     messages: &'a [Message],
 }
 
-json_struct!(RequestJson<'_> { tools, messages });
-
-/// A value written through `recorder::remembered`.
-struct Remembered<'a, T>(&'a T);
-
-impl<T: ToJson + SameJson + Clone + 'static> ToJson for Remembered<'_, T> {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        recorder::remembered(self.0, out);
-    }
-}
-
-/// Not `ToJson` (which would make it a `Snapshot` like any value): the recorder stores a request
+/// Not `Serialize` (which would make it a `Snapshot` like any value): the recorder stores a request
 /// from its parts, which it mostly has already.
 impl Snapshot for Request {
     fn write_json(&self, out: &mut Vec<u8>) {
-        RequestJson { tools: Remembered(&self.tools), messages: &self.messages }.write_json(out);
+        RequestJson { tools: &self.tools, messages: &self.messages }.write_json(out);
     }
 
     fn type_name(&self) -> &'static str {
@@ -180,7 +155,7 @@ impl Snapshot for Request {
     }
 
     fn request_parts(&self, visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
-        visit(&Remembered(&self.tools), &self.messages);
+        visit(&self.tools, &self.messages);
         true
     }
 }
@@ -197,7 +172,7 @@ impl Block {
 }
 
 /// One `tool_use` block of a reply, as the host executes it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ToolCall {
     pub id: String,
     pub name: String,
@@ -336,7 +311,7 @@ pub enum Decision {
 }
 
 /// A program's run as the model is told about it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct RunResult {
     pub text: String,
     /// It ran to the end with exit code 0; otherwise the result is an error.
@@ -428,9 +403,9 @@ pub trait Runner {
 // its steps, so the browser's descriptions are borrowed, not formatted each time.
 macro_rules! json_as_description {
     ($($object:ident),*) => {$(
-        impl ToJson for dyn $object + '_ {
-            fn to_json(&self, out: &mut Vec<u8>) {
-                string(out, &self.describe());
+        impl Serialize for dyn $object + '_ {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.describe())
             }
         }
     )*};
@@ -439,6 +414,7 @@ macro_rules! json_as_description {
 json_as_description!(Model, Workspace, Approval, Runner);
 
 /// The host's side of the loop: how it executes tools, and its rules.
+#[derive(Serialize)]
 pub struct Tools<'a> {
     pub workspace: &'a dyn Workspace,
     pub approval: &'a mut dyn Approval,
@@ -446,24 +422,4 @@ pub struct Tools<'a> {
     /// While on, `run_main` is blocked without asking anyone.
     pub maintenance: bool,
     pub lang: Lang,
-}
-
-// The trace's text of each type (`json`), as serde writes the derived ones.
-json_struct!(ToolDefinition { name, description, input_schema });
-json_struct!(ToolCall { id, name, input });
-json_struct!(Warning { tool_use_id, code, message });
-json_struct!(Outcome { stop, calls, plan, history, warnings, answer });
-json_struct!(RunResult { text, ok });
-json_struct!(Tools<'_> { workspace, approval, runner, maintenance, lang });
-
-impl ToJson for Stop {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, if *self == Stop::Answered { "answered" } else { "call_limit" });
-    }
-}
-
-impl ToJson for Decision {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, if *self == Decision::Allow { "allow" } else { "deny" });
-    }
 }

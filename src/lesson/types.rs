@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use crate::recorder;
-use crate::recorder::json::{json_struct, string, Object, ToJson};
 use serde_json::Value;
 
 /// One plan item, after validation.
@@ -69,62 +67,6 @@ pub enum Block {
 pub enum Lang {
     Zh,
     En,
-}
-
-// The trace's text of each type (`json`), as serde writes it by the attributes above.
-json_struct!(Todo { id, content, status });
-json_struct!(State { items });
-
-impl ToJson for Message {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"role\":");
-        self.role.to_json(out);
-        // Written once per recording, then copied: see `recorder::remembered`.
-        out.extend_from_slice(b",\"content\":");
-        recorder::remembered(&self.content, out);
-        out.push(b'}');
-    }
-}
-
-impl ToJson for Role {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, if *self == Role::User { "user" } else { "assistant" });
-    }
-}
-
-impl ToJson for Content {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        match self {
-            Content::Text(text) => string(out, text),
-            Content::Blocks(blocks) => blocks.to_json(out),
-        }
-    }
-}
-
-impl ToJson for Block {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        let mut object = Object::new(out);
-        match self {
-            Block::ToolUse { id, name, input } => object
-                .field("type", &"tool_use")
-                .field("id", id)
-                .field("name", name)
-                .field("input", input),
-            Block::ToolResult { tool_use_id, content, is_error } => object
-                .field("type", &"tool_result")
-                .field("tool_use_id", tool_use_id)
-                .field("content", content)
-                .field("is_error", is_error),
-            Block::Text { text } => object.field("type", &"text").field("text", text),
-        }
-        .end();
-    }
-}
-
-impl ToJson for Lang {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(out, self.pick("zh", "en"));
-    }
 }
 
 impl Lang {

@@ -11,27 +11,21 @@
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
-use std::any::Any;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::Mutex;
 use tsify::Tsify;
 
-pub mod json;
-
-use crate::lesson::types::{Block, Content};
 use crate::lesson::{Lang, TodoError};
-use crate::recorder::json::{json_struct, string, Object, ToJson};
-use serde_json::{Number, Value};
 
-/// A value as JSON text, kept as the bytes `json::ToJson` wrote: it is never written a second time
+/// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time
 /// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be
 /// made from text by its parser, which would have to come into the module.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Json(Box<[u8]>);
 
 impl Json {
-    /// The JSON text. It is UTF-8 as `ToJson` writes it; it is checked here, where Rust code reads
+    /// The JSON text. It is UTF-8 as serde_json writes it; it is checked here, where Rust code reads
     /// it as text, rather than on every value a trace stores.
     pub fn get(&self) -> &str {
         std::str::from_utf8(&self.0).unwrap_or(NOT_UTF8)
@@ -41,11 +35,12 @@ impl Json {
     pub fn bytes(&self) -> &[u8] {
         &self.0
     }
-}
 
-impl ToJson for Json {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.0);
+    /// The JSON text of `value`.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> Json {
+        let mut text = Vec::new();
+        value.write_json(&mut text);
+        Json(text.into())
     }
 }
 
@@ -62,158 +57,6 @@ fn write_raw<S: Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error
     let mut raw = serializer.serialize_struct(RAW, 1)?;
     raw.serialize_field(RAW, text)?;
     raw.end()
-}
-
-/// Equality that implies the same JSON text: every field that serializes, compared in order, and
-/// numbers by their exact representation. (`PartialEq` is not enough: serde_json's objects are equal
-/// in any key order, and `0.0 == -0.0`.)
-pub trait SameJson {
-    fn same_json(&self, other: &Self) -> bool;
-    /// A number that values with the same JSON share, quick to work out (from lengths, not
-    /// contents): it rules out most other values before they are compared.
-    fn shape(&self) -> u64;
-}
-
-impl<T: SameJson> SameJson for Vec<T> {
-    fn same_json(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_json(b))
-    }
-
-    fn shape(&self) -> u64 {
-        self.iter().fold(self.len() as u64, |shape, item| mix(shape, item.shape()))
-    }
-}
-
-impl SameJson for Value {
-    fn same_json(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Value::Null, Value::Null) => true,
-            (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::Number(a), Value::Number(b)) => same_number(a, b),
-            (Value::String(a), Value::String(b)) => same_text(a, b),
-            (Value::Array(a), Value::Array(b)) => a.same_json(b),
-            (Value::Object(a), Value::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|((ka, va), (kb, vb))| same_text(ka, kb) && va.same_json(vb))
-            }
-            _ => false,
-        }
-    }
-
-    fn shape(&self) -> u64 {
-        match self {
-            Value::Array(items) => mix(1, items.len() as u64),
-            Value::Object(fields) => mix(2, fields.len() as u64),
-            Value::String(text) => mix(3, text.len() as u64),
-            _ => 4,
-        }
-    }
-}
-
-/// The same kind of number (unsigned, negative, float) with the same bits.
-fn same_number(a: &Number, b: &Number) -> bool {
-    a.is_f64() == b.is_f64()
-        && a.as_u64() == b.as_u64()
-        && a.as_i64() == b.as_i64()
-        && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
-}
-
-impl SameJson for Content {
-    fn same_json(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Content::Text(a), Content::Text(b)) => same_text(a, b),
-            (Content::Blocks(a), Content::Blocks(b)) => a.same_json(b),
-            _ => false,
-        }
-    }
-
-    fn shape(&self) -> u64 {
-        match self {
-            Content::Text(text) => mix(1, text.len() as u64),
-            Content::Blocks(blocks) => mix(2, blocks.shape()),
-        }
-    }
-}
-
-impl SameJson for Block {
-    fn same_json(&self, other: &Self) -> bool {
-        // Every field is named: a field added to `Block` does not compile here until compared.
-        match (self, other) {
-            (Block::ToolUse { id, name, input }, Block::ToolUse { id: i, name: n, input: v }) => {
-                same_text(id, i) && same_text(name, n) && input.same_json(v)
-            }
-            (
-                Block::ToolResult { tool_use_id, content, is_error },
-                Block::ToolResult { tool_use_id: t, content: c, is_error: e },
-            ) => same_text(tool_use_id, t) && same_text(content, c) && is_error == e,
-            (Block::Text { text }, Block::Text { text: t }) => same_text(text, t),
-            _ => false,
-        }
-    }
-
-    fn shape(&self) -> u64 {
-        // A tool call's id is short and tells calls apart.
-        match self {
-            Block::ToolUse { id, input, .. } => mix(text_hash(id.as_bytes()), input.shape()),
-            Block::ToolResult { tool_use_id, content, .. } => {
-                mix(text_hash(tool_use_id.as_bytes()), content.len() as u64)
-            }
-            Block::Text { text } => mix(3, text.len() as u64),
-        }
-    }
-}
-
-/// The texts of values written while recording, by value (never by address): see [`remembered`].
-#[derive(Default)]
-struct Written {
-    on: bool,
-    known: Vec<Known>,
-}
-
-/// A value written while recording: its shape, a copy of it, and its text.
-struct Known {
-    shape: u64,
-    value: Box<dyn Any>,
-    text: Box<[u8]>,
-}
-
-thread_local! {
-    static WRITTEN: RefCell<Written> = RefCell::new(Written::default());
-}
-
-/// Writes `value`; while recording, a value [`SameJson`] as one written before is copied from that
-/// one's text instead. A message's content and a request's tools are written through it: the stored
-/// history, each request prepared from it, each return of `prepare_messages` and the host's view of
-/// it hold the same contents, written again and again as the conversation grows, and every request
-/// has the same tools.
-pub fn remembered<T: ToJson + SameJson + Clone + 'static>(value: &T, out: &mut Vec<u8>) {
-    let shape = value.shape();
-    let same = |known: &Known| {
-        known.shape == shape
-            && known.value.downcast_ref::<T>().is_some_and(|known| known.same_json(value))
-    };
-    let found = WRITTEN.with(|written| {
-        let written = written.try_borrow().ok().filter(|written| written.on)?;
-        Some(written.known.iter().rposition(same))
-    });
-    let at = match found {
-        // Not recording (or the setting that checks this shortcut): written as usual.
-        None => return value.to_json(out),
-        Some(Some(at)) => at,
-        Some(None) => {
-            let mut text = Vec::new();
-            value.to_json(&mut text);
-            WRITTEN.with(|written| {
-                let mut written = written.borrow_mut();
-                let known = Known { shape, value: Box::new(value.clone()), text: text.into() };
-                written.known.push(known);
-                written.known.len() - 1
-            })
-        }
-    };
-    WRITTEN.with(|written| out.extend_from_slice(&written.borrow().known[at].text));
 }
 
 /// What [`Json::get`] shows for text that is not UTF-8 (a bug: `ToJson` writes none).
@@ -362,37 +205,6 @@ pub struct ErrorInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub column: Option<u32>,
-}
-
-// The trace's text of each type (`json`), as serde writes it by the attributes above.
-json_struct!(ModelRequest { step, tools, messages, history, differs });
-
-impl ToJson for ErrorInfo {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        Object::new(out)
-            .field("code", &self.code)
-            .field("message", &self.message)
-            .maybe("line", &self.line)
-            .maybe("column", &self.column)
-            .end();
-    }
-}
-
-impl ToJson for HostEvent {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        string(
-            out,
-            match self {
-                HostEvent::PlanWritten => "plan-written",
-                HostEvent::PlanRefused => "plan-refused",
-                HostEvent::Ask => "ask",
-                HostEvent::Refused => "refused",
-                HostEvent::Reminder => "reminder",
-                HostEvent::CallLimit => "call-limit",
-                HostEvent::Answered => "answered",
-            },
-        );
-    }
 }
 
 /// A local binding as the locals pane names it.
@@ -545,199 +357,8 @@ fn short_type_name(full: &str) -> String {
     out
 }
 
-/// `value` as JSON text (`()` is `null`).
-pub fn raw_json<T: ToJson + ?Sized>(value: &T) -> Json {
-    let mut text = Vec::new();
-    value.to_json(&mut text);
-    Json(text.into())
-}
-
-/// JSON text with every character outside ASCII written as a `\u` escape (UTF-16 units, as JSON has
-/// them), if at most one byte in a hundred is outside ASCII; otherwise `None`, as also for text that
-/// is all ASCII already. The escaped text is the same JSON, which JS decodes on its ASCII fast path
-/// and parses as a one-byte string, where one character outside ASCII would make the whole string
-/// two bytes a character. That pays for a long trace of mostly ASCII with a few Chinese lines (the
-/// 20-item plan of 150 characters: about a fifth faster), not for a Chinese one (a short Chinese trace,
-/// with 2-4% of its bytes outside ASCII, 3-13% slower; measured 2026-12-03 in Chromium).
-///
-/// `json` is UTF-8, as all that `ToJson` and the trace writer write is. Plain index loops: with
-/// the module's inline threshold of 20 an iterator's closures are calls. Runs of ASCII are copied whole.
-pub fn ascii_json(json: &[u8]) -> Option<Vec<u8>> {
-    let mut i = ascii_run(json, 0);
-    if i == json.len() {
-        return None;
-    }
-    let budget = json.len() / 100;
-    let mut spent = 0;
-    let mut out = Vec::with_capacity(json.len() + 6 * budget);
-    let mut run = 0;
-    while i < json.len() {
-        let lead = json[i];
-        if lead < 0x80 {
-            i = ascii_run(json, i);
-            continue;
-        }
-        out.extend_from_slice(&json[run..i]);
-        // The lead byte says how many continuation bytes follow, six bits each.
-        let (len, mut code) = match lead {
-            0xc0..=0xdf => (2, u32::from(lead & 0x1f)),
-            0xe0..=0xef => (3, u32::from(lead & 0x0f)),
-            _ => (4, u32::from(lead & 0x07)),
-        };
-        spent += len;
-        if spent > budget {
-            return None;
-        }
-        let end = (i + len).min(json.len());
-        i += 1;
-        while i < end {
-            code = code << 6 | u32::from(json[i] & 0x3f);
-            i += 1;
-        }
-        // One UTF-16 unit, or a surrogate pair above the basic plane.
-        if code >= 0x1_0000 {
-            escape(&mut out, 0xd800 + ((code - 0x1_0000) >> 10));
-            code = 0xdc00 + (code & 0x3ff);
-        }
-        escape(&mut out, code);
-        run = i;
-    }
-    out.extend_from_slice(&json[run..]);
-    Some(out)
-}
-
-/// `\uXXXX`.
-fn escape(out: &mut Vec<u8>, unit: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.extend_from_slice(b"\\u");
-    for shift in [12, 8, 4, 0] {
-        out.push(HEX[(unit >> shift) as usize & 0xf]);
-    }
-}
-
-/// Where the run of ASCII starting at `from` ends, looking at eight bytes at a time.
-fn ascii_run(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while i + 8 <= bytes.len() {
-        let word: [u8; 8] = bytes[i..i + 8].try_into().unwrap_or([0x80; 8]);
-        if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && bytes[i] < 0x80 {
-        i += 1;
-    }
-    i
-}
-
-/// `steps` as JSON text into `out`, exactly as serde_json writes the derived `Serialize` of a
-/// `Vec<Step>` (a test holds them equal), but written directly: a trace's steps are most of its
-/// text, and serde spends most of its time on their keys, which never need escaping.
-pub fn write_steps(steps: &[Step], out: &mut Vec<u8>) {
-    each(out, steps, |out, step| step.write_text(out));
-}
-
-/// What a trace's steps hold besides numbers, as they cross to JS: `"names"`, the texts that the
-/// numbers name (first the [`Event`]s in order, then each symbol the steps are in); `"marks"`, every
-/// step's `changes` one after another; and `"more"`, a row `[step, value, error, was, outputLines,
-/// decisions]` for each step that has any of these (`null`, or `outputLines` 0, where it has none, and
-/// nothing after the last it has). The numbers go into `numbers`, step after step: `event` and
-/// `symbol` (into `names`), `line, scope, host, ran, caller` (-1 where absent), how many values, then
-/// the values (-1 for `null`). `traceFrom` (wasm.rs) reads the numbers where they lie in wasm memory
-/// and makes the very objects [`write_steps`] writes: `JSON.parse` spent most of a short trace's time
-/// on its steps. The text has `"steps":[]` where the steps go, for `traceFrom` to fill in place.
-pub fn write_wire_steps(steps: &[Step], out: &mut Vec<u8>, numbers: &mut Vec<i32>) {
-    // In the order they are declared, which is the number `as i32` gives each.
-    const EVENTS: [Event; 5] =
-        [Event::Call, Event::Line, Event::Return, Event::Error, Event::Truncated];
-    let mut names: Vec<&str> = EVENTS.iter().map(|&event| event_name(event)).collect();
-    let mut marks = Vec::with_capacity(8 * steps.len());
-    numbers.reserve(16 * steps.len());
-    for step in steps {
-        // A trace has a handful of symbols, and nearly every step is in the one before's.
-        let symbol = match names.iter().rposition(|name| std::ptr::eq(*name, step.symbol)) {
-            Some(at) => at,
-            None => {
-                names.push(step.symbol);
-                names.len() - 1
-            }
-        };
-        let absent = |n: Option<u32>| n.map_or(-1, |n| n as i32);
-        numbers.extend_from_slice(&[
-            step.event as i32,
-            symbol as i32,
-            step.line as i32,
-            step.scope as i32,
-            step.host as i32,
-            absent(step.ran),
-            absent(step.caller),
-            step.values.len() as i32,
-        ]);
-        for &value in &step.values {
-            numbers.push(absent(value));
-        }
-        marks.extend_from_slice(step.changes.as_bytes());
-    }
-    out.extend_from_slice(b",\"steps\":[],\"names\":");
-    each(out, &names, |out, name| text(out, name));
-    // Marks are `.+~m`: nothing to escape.
-    out.extend_from_slice(b",\"marks\":\"");
-    out.extend_from_slice(&marks);
-    out.extend_from_slice(b"\",\"more\":[");
-    let mut rows = 0;
-    for (i, step) in steps.iter().enumerate() {
-        let has = [
-            step.value.is_some(),
-            step.error.is_some(),
-            !step.was.is_empty(),
-            step.output_lines > 0,
-            !step.decisions.is_empty(),
-        ];
-        let Some(last) = has.iter().rposition(|&has| has) else { continue };
-        if rows > 0 {
-            out.push(b',');
-        }
-        rows += 1;
-        out.push(b'[');
-        number(out, i as u64);
-        for (k, &has) in has.iter().enumerate().take(last + 1) {
-            out.push(b',');
-            match (k, &step.error) {
-                (0, _) => maybe(out, step.value),
-                (1, Some(error)) => Snapshot::write_json(error, out),
-                (2, _) if has => list(out, &step.was),
-                (3, _) => number(out, step.output_lines as u64),
-                (4, _) if has => Snapshot::write_json(&step.decisions, out),
-                _ => out.extend_from_slice(b"null"),
-            }
-        }
-        out.push(b']');
-    }
-    out.push(b']');
-}
-
-/// A number, or `null`.
-#[inline(always)]
-fn maybe(out: &mut Vec<u8>, n: Option<u32>) {
-    match n {
-        Some(n) => number(out, n.into()),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
-fn event_name(event: Event) -> &'static str {
-    match event {
-        Event::Call => "call",
-        Event::Line => "line",
-        Event::Return => "return",
-        Event::Error => "error",
-        Event::Truncated => "truncated",
-    }
-}
-
 /// `[a,b]`, each entry written by `write`.
-pub(crate) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
     out.push(b'[');
     for (i, entry) in entries.iter().enumerate() {
         if i > 0 {
@@ -748,93 +369,9 @@ pub(crate) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&m
     out.push(b']');
 }
 
-/// A name, a type, a symbol or a string of marks as JSON: quoted as it is. They come from the
-/// compiler (identifiers, type names) or from the recorder (`.+~-m`), never from data, so nothing
-/// in them needs escaping; a test holds the whole trace's text equal to serde's for every scenario.
-#[inline(always)]
-pub(crate) fn text(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
-    out.extend_from_slice(text.as_bytes());
-    out.push(b'"');
-}
-
-impl Step {
-    fn write_text(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"event\":");
-        text(out, event_name(self.event));
-        if let Some(value) = self.value {
-            field(out, b",\"value\":", value);
-        }
-        if let Some(error) = &self.error {
-            out.extend_from_slice(b",\"error\":");
-            Snapshot::write_json(error, out);
-        }
-        out.extend_from_slice(b",\"symbol\":");
-        text(out, self.symbol);
-        field(out, b",\"line\":", self.line);
-        if let Some(caller) = self.caller {
-            field(out, b",\"caller\":", caller);
-        }
-        field(out, b",\"scope\":", self.scope);
-        out.extend_from_slice(b",\"values\":");
-        list(out, &self.values);
-        out.extend_from_slice(b",\"changes\":");
-        text(out, &self.changes);
-        if !self.was.is_empty() {
-            out.extend_from_slice(b",\"was\":");
-            list(out, &self.was);
-        }
-        field(out, b",\"host\":", self.host);
-        if let Some(ran) = self.ran {
-            field(out, b",\"ran\":", ran);
-        }
-        if self.output_lines > 0 {
-            field(out, b",\"outputLines\":", self.output_lines as u64);
-        }
-        if !self.decisions.is_empty() {
-            out.extend_from_slice(b",\"decisions\":");
-            Snapshot::write_json(&self.decisions, out);
-        }
-        out.push(b'}');
-    }
-}
-
-/// `,"name":n`, the key given whole (`,"name":`). Inlined, so that the key's copy is of a known
-/// length, which the compiler writes as a few stores instead of a call to copy memory.
-#[inline(always)]
-fn field(out: &mut Vec<u8>, key: &[u8], n: impl Into<u64>) {
-    out.extend_from_slice(key);
-    number(out, n.into());
-}
-
-/// `[1,null,2]`.
-#[inline(always)]
-pub(crate) fn list(out: &mut Vec<u8>, items: &[Option<u32>]) {
-    out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        match item {
-            Some(n) => number(out, u64::from(*n)),
-            None => out.extend_from_slice(b"null"),
-        }
-    }
-    out.push(b']');
-}
-
-/// Most numbers in a trace are indices and lines under 100: their digits are pushed one by one,
-/// since copying itoa's one or two bytes costs a call to copy memory.
-#[inline(always)]
-pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
-    if n < 10 {
-        out.push(b'0' + n as u8);
-    } else if n < 100 {
-        out.push(b'0' + (n / 10) as u8);
-        out.push(b'0' + (n % 10) as u8);
-    } else {
-        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-    }
+/// A value index as JSON.
+fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
@@ -854,9 +391,14 @@ pub trait Snapshot {
     }
 }
 
-impl<T: ToJson + ?Sized> Snapshot for T {
+impl<T: Serialize + ?Sized> Snapshot for T {
     fn write_json(&self, out: &mut Vec<u8>) {
-        self.to_json(out);
+        let start = out.len();
+        // Writing to a Vec cannot fail; a type whose Serialize refuses itself shows as null.
+        if serde_json::to_writer(&mut *out, self).is_err() {
+            out.truncate(start);
+            out.extend_from_slice(b"null");
+        }
     }
 
     fn type_name(&self) -> &'static str {
@@ -883,7 +425,7 @@ fn span_of<T>(entries: &[T]) -> Span {
     (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
 }
 
-impl<T: ToJson> HostList for Vec<T> {
+impl<T: Serialize> HostList for Vec<T> {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().skip(from).for_each(|entry| visit(entry));
     }
@@ -897,7 +439,7 @@ impl<T: ToJson> HostList for Vec<T> {
     }
 }
 
-impl<T: ToJson> HostList for [T] {
+impl<T: Serialize> HostList for [T] {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         self.iter().skip(from).for_each(|entry| visit(entry));
     }
@@ -913,7 +455,7 @@ impl<T: ToJson> HostList for [T] {
 
 /// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
 /// `messages: &[Message]`): the local is this reference, so `same_list` finds it.
-impl<T: ToJson> HostList for &[T] {
+impl<T: Serialize> HostList for &[T] {
     fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
         (**self).each(from, visit);
     }
@@ -1574,10 +1116,6 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         && words_a.remainder().iter().eq(words_b.remainder())
 }
 
-fn same_text(a: &str, b: &str) -> bool {
-    same_bytes(a.as_bytes(), b.as_bytes())
-}
-
 /// Two texts the compiler gave (binding names, type names): the same static text needs no comparing.
 fn same_static(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
@@ -1746,10 +1284,7 @@ pub fn record_with<T>(
     };
     // Replacing (not asserting empty) lets a later call recover after an earlier one trapped.
     RECORDER.with(|r| *r.borrow_mut() = Some(recorder));
-    let on = !settings.every_value;
-    WRITTEN.with(|written| *written.borrow_mut() = Written { on, known: Vec::new() });
     let value = run();
-    WRITTEN.with(|written| *written.borrow_mut() = Written::default());
     let recorder = RECORDER.with(|r| r.borrow_mut().take());
     (recorder.map(Recorder::finish).unwrap_or_default(), value)
 }
@@ -2003,7 +1538,7 @@ pub fn step(
 }
 
 /// The epilogue of a traced function returning a `Result`.
-pub fn leave_result<T: ToJson>(frame: FrameGuard, result: &Result<T, TodoError>) {
+pub fn leave_result<T: Serialize>(frame: FrameGuard, result: &Result<T, TodoError>) {
     leave_with(frame, |tables, lang, returned| match result {
         Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
         Err(error) => Ending::Failed(error.info(lang)),
@@ -2011,7 +1546,7 @@ pub fn leave_result<T: ToJson>(frame: FrameGuard, result: &Result<T, TodoError>)
 }
 
 /// The epilogue of a traced function returning a plain value.
-pub fn leave_value<T: ToJson>(frame: FrameGuard, value: &T) {
+pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
     leave_with(frame, |tables, _, returned| {
         Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
     });
@@ -2166,23 +1701,6 @@ mod tests {
         seen.len() + more + kept.len()
     }
 
-    #[test]
-    fn ascii_json_escapes_a_few_characters_outside_ascii_and_leaves_many() {
-        let parse = |t: &[u8]| serde_json::from_slice::<serde_json::Value>(t).unwrap();
-        let few = format!(r#"{{"a":"读","b":["x😀y","é",1],"c":"{}"}}"#, "p".repeat(1200));
-        let ascii = super::ascii_json(few.as_bytes()).unwrap();
-        let text = String::from_utf8(ascii.clone()).unwrap();
-        assert!(text.is_ascii());
-        assert!(
-            text.starts_with(r#"{"a":"\u8bfb","b":["x\ud83d\ude00y","\u00e9",1]"#),
-            "{text:.60}"
-        );
-        assert_eq!(parse(&ascii), parse(few.as_bytes()));
-        // 10 of 1,300 bytes are outside ASCII, under one in a hundred; 9 of 30 are not; ASCII stays.
-        assert_eq!(super::ascii_json(r#"{"a":"读取源码","b":"plain"}"#.as_bytes()), None);
-        assert_eq!(super::ascii_json(b"[1,\"a\"]"), None);
-    }
-
     /// An entry that counts how often it is written (each test thread its own count).
     struct Counted(u32);
 
@@ -2190,10 +1708,10 @@ mod tests {
         static WRITTEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
-    impl crate::recorder::json::ToJson for Counted {
-        fn to_json(&self, out: &mut Vec<u8>) {
+    impl serde::Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             WRITTEN.with(|written| written.set(written.get() + 1));
-            crate::recorder::json::ToJson::to_json(&self.0, out);
+            self.0.serialize(serializer)
         }
     }
 
@@ -2314,12 +1832,11 @@ mod tests {
         assert_eq!(every - quick, 14, "{quick} written, against {every}");
     }
 
+    #[derive(serde::Serialize)]
     struct Tally {
         n: u32,
         seen: Vec<Counted>,
     }
-
-    crate::recorder::json::json_struct!(Tally { n, seen });
 
     fn double(n: u32) -> u32 {
         n * 2
@@ -2366,13 +1883,14 @@ mod tests {
     #[derive(Clone)]
     struct Noted(u32);
 
-    impl crate::recorder::json::ToJson for Noted {
-        fn to_json(&self, out: &mut Vec<u8>) {
+    impl serde::Serialize for Noted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
             WRITTEN.with(|written| written.set(written.get() + 1));
-            crate::recorder::json::Object::new(out)
-                .field("n", &self.0)
-                .field("text", &"x".repeat(80))
-                .end();
+            let mut noted = serializer.serialize_struct("Noted", 2)?;
+            noted.serialize_field("n", &self.0)?;
+            noted.serialize_field("text", &"x".repeat(80))?;
+            noted.end()
         }
     }
 
@@ -2557,29 +2075,6 @@ mod tests {
         assert!(locals
             .iter()
             .any(|l| l.name == "count" && l.value.as_ref().map(|v| v.get()) == Some("1")));
-    }
-
-    /// `SameJson` holds two values the same exactly when serde_json writes them the same, where
-    /// `PartialEq` does not (key order, the sign of zero, an integer against a float).
-    #[test]
-    fn same_json_is_the_same_text() {
-        use super::SameJson;
-        use serde_json::json;
-        let pairs = [
-            (json!({"a": 1, "b": [2, "x"]}), json!({"a": 1, "b": [2, "x"]})),
-            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
-            (json!(0.0), json!(-0.0)),
-            (json!(1), json!(1.0)),
-            (json!(-1), json!(-1)),
-            (json!("读取"), json!("读取")),
-            (json!([1, 2]), json!([1, 2, 3])),
-        ];
-        for (a, b) in pairs {
-            let same_text =
-                serde_json::to_string(&a).unwrap() == serde_json::to_string(&b).unwrap();
-            assert_eq!(a.same_json(&b), same_text, "{a} against {b}");
-            assert!(!same_text || a.shape() == b.shape(), "{a} against {b}");
-        }
     }
 
     /// A long list of records, and an object holding one, are stored as their parts' indices, each part
