@@ -27,7 +27,7 @@ const page = await (await env.browser.newContext({ viewport: { width: 1280, heig
 await page.goto(`${env.origin}/?lang=en`);
 await allFiguresReady(page);
 const cost = await page.evaluate(async () => {
-  const api = await import('./pkg/todo_trace.js');
+  const api = await import('./api.js');
   const perStep = (figure, scenario) => {
     const times = [];
     let steps = 0;

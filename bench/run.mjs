@@ -403,7 +403,7 @@ function pageCommit() {
 async function tracesOnly(browser, base, urls) {
   const pageLoad = await open(browser, urls.page);
   const pyLoad = await open(browser, urls.pyodide, { timeout: 120_000 });
-  const moduleUrl = await pageLoad.page.evaluate(() => new URL('pkg/todo_trace.js', document.baseURI).href);
+  const moduleUrl = await pageLoad.page.evaluate(() => new URL('api.js', document.baseURI).href);
   await pageLoad.page.evaluate(exposeRustTracer, moduleUrl);
   const traces = await traceTimes(traceCases(await pyLoad.page.evaluate(() => window.benchScenarios()), pageLoad.page, pyLoad.page));
   await pageLoad.context.close();

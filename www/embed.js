@@ -16,7 +16,7 @@ import { afterNextFrame, nextTask } from './render.js';
 import { breakpointKey } from './replay.js';
 import { defaultScenarioOf } from './state.js';
 
-/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
+/** @typedef {typeof import('./api.js')} Api */
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./state.js').Place} Place */
@@ -100,7 +100,7 @@ let loadingApi = null;
 const loadingWords = new Map();
 
 function loadApi() {
-  loadingApi ??= import('./pkg/todo_trace.js').then(async (api) => {
+  loadingApi ??= import('./api.js').then(async (api) => {
     await api.default(); // the wasm is fetched beside the glue module, wherever this folder lives
     return api;
   });

@@ -13,7 +13,7 @@ import { HOST_EVENTS, conversationPane, eventSteps, evidencePane, planPane, requ
 /** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
-/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
+/** @typedef {typeof import('./api.js')} Api */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./replay.js').Command} Command */
 /** @typedef {import('./replay.js').Status} Status */

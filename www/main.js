@@ -15,8 +15,8 @@ const FALLBACK = '页面无法建立。/ The page could not be built: ';
 const PRELOADS = [
   ['preload', 'pkg/todo_trace_bg.wasm'],
   ['modulepreload', 'pkg/todo_trace.js'],
-  // The glue's own module (src/wasm.rs, traceFrom); wasm-bindgen names its folder from the crate's name and version.
-  ['modulepreload', 'pkg/snippets/todo-trace-e4c834094d7bb06a/inline0.js'],
+  ['modulepreload', 'api.js'],
+  ['modulepreload', 'value.js'],
   ['modulepreload', 'page.js'],
   ['modulepreload', 'embed.js'],
   ['modulepreload', 'figure.js'],
@@ -80,7 +80,7 @@ function showError(/** @type {string} */ message) {
 
 /**
  * Builds the page in the language the URL names; `kept` is what a language switch carries over.
- * @param {typeof import('./pkg/todo_trace.js')} api @param {Record<string, Kept>} [kept]
+ * @param {typeof import('./api.js')} api @param {Record<string, Kept>} [kept]
  */
 async function start(api, kept) {
   let t = null;
@@ -112,7 +112,7 @@ words.then((/** @type {Words} */ t) => {
   if (loading) loading.textContent = t.loading;
 }, () => {});
 try {
-  const api = await import('./pkg/todo_trace.js');
+  const api = await import('./api.js');
   await api.default();
   // The build in a task of its own, not in the one that finished instantiating the module.
   await new Promise((done) => setTimeout(done));

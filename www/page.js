@@ -5,7 +5,7 @@ import { KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, el, richText } from './render.js';
 
-/** @typedef {typeof import('./pkg/todo_trace.js')} Api */
+/** @typedef {typeof import('./api.js')} Api */
 /** @typedef {import('./lesson-en.js').LessonWords} Words */
 /** @typedef {import('./state.js').Kept} Kept */
 

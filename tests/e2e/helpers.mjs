@@ -157,7 +157,7 @@ export async function lineOf(page, id, snippet) {
 
 /** The module loaded in node, for tests of the pure logic against real traces. */
 export async function loadModule() {
-  const api = await import(`${root}www/pkg/todo_trace.js`);
+  const api = await import(`${root}www/api.js`);
   await api.default({ module_or_path: await readFile(`${root}www/pkg/todo_trace_bg.wasm`) });
   return api;
 }

@@ -311,17 +311,17 @@ describe('recovery', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     // A stand-in for a trap inside wasm: traceInput throws on one text, as a panicking module would.
     let patched = false;
-    await page.route('**/pkg/todo_trace.js', async (route) => {
+    await page.route('**/api.js', async (route) => {
       const response = await route.fetch();
       const original = await response.text();
-      const head = 'export function traceInput(figureId, text, lang) {';
-      const body = original.replace(head, `${head}\n    if (text.includes('TRAP')) throw new WebAssembly.RuntimeError('unreachable executed');`);
+      const head = 'export function traceInput(figureId, input, lang) {';
+      const body = original.replace(head, `${head}\n    if (String(input).includes('TRAP')) throw new WebAssembly.RuntimeError('unreachable executed');`);
       patched = body !== original;
       await route.fulfill({ response, body });
     });
     await page.goto(`${env.origin}/?lang=en`);
     await allFiguresReady(page);
-    assert.ok(patched, 'the module glue has a traceInput to patch');
+    assert.ok(patched, 'the JS API has a traceInput to patch');
 
     const end = await runOwn(page, 'write', '["TRAP"]');
     assert.equal(end.status, 'error');

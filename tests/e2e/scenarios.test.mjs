@@ -107,7 +107,7 @@ describe('every figure and scenario, run to the end (English)', () => {
   // A line of a listing that is not on screen now: read it from the module itself.
   function lineOfIn(symbol, snippet) {
     return page.evaluate(async ([symbol, snippet]) => {
-      const api = await import('./pkg/todo_trace.js');
+      const api = await import('./api.js');
       return api.source(symbol).lines.find((l) => l.text.includes(snippet)).no;
     }, [symbol, snippet]);
   }

@@ -1,0 +1,106 @@
+// @ts-check
+// The JS API of the module: checks each argument, reads an author's value once (value.js), and parses what the module returns.
+//
+// The wasm exports (src/api/mod.rs) take only strings and return JSON text, so no JS value ever enters Rust: nothing a
+// getter or a Proxy does can run, or throw, inside a Rust frame. Everything a trace holds is decided in Rust; this file
+// only turns text into objects, and makes whole the long values the recorder stored by their parts.
+import init, * as wasm from './pkg/todo_trace.js';
+import { MAX_INPUT_BYTES, readValue } from './value.js';
+
+/** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
+/** @typedef {import('./pkg/todo_trace.js').Figure} Figure */
+/** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
+/** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
+/** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
+
+export default init;
+
+/** Ids, symbols and languages are cut to this many UTF-16 units: none is nearly as long, and an error quotes only 40 characters. */
+const MAX_NAME_UNITS = 256;
+
+/**
+ * The text of string argument `name`, at most MAX_NAME_UNITS long. Anything else is a TypeError that names the
+ * value's type, never the value (which may be huge, or a Proxy whose traps run code).
+ * @param {string} name @param {unknown} value @returns {string}
+ */
+function text(name, value) {
+  return string(name, value).slice(0, MAX_NAME_UNITS);
+}
+
+/** `value` if it is a string, else the TypeError. @param {string} name @param {unknown} value @returns {string} */
+function string(name, value) {
+  if (typeof value === 'string') return value;
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  throw new TypeError(`${name} must be a string, not ${kind}`);
+}
+
+/** The figures, in the lesson's order. @returns {Figure[]} */
+export function figures() {
+  return JSON.parse(wasm.figuresJson());
+}
+
+/** A figure's scenarios, labelled in `lang`; exactly one has `isDefault`. @param {unknown} figureId @param {unknown} lang @returns {Scenario[]} */
+export function scenarios(figureId, lang) {
+  return JSON.parse(wasm.scenariosJson(text('figureId', figureId), text('lang', lang)));
+}
+
+/** The listing of a lesson function or call entry, cut from the compiled source file. @param {unknown} symbol @returns {Listing} */
+export function source(symbol) {
+  return JSON.parse(wasm.sourceJson(text('symbol', symbol)));
+}
+
+/** Runs a figure's scenario and returns every step. @param {unknown} figureId @param {unknown} scenarioId @param {unknown} lang @returns {Trace} */
+export function trace(figureId, scenarioId, lang) {
+  return traceFrom(wasm.traceJson(text('figureId', figureId), text('scenarioId', scenarioId), text('lang', lang)));
+}
+
+/**
+ * Runs a figure on the reader's own text (JSON or a Python literal). Text that does not parse, or is over a limit,
+ * gives a trace that did not run (`ran: false`) whose result is the coded error; it never throws for that.
+ * @param {unknown} figureId @param {unknown} input @param {unknown} lang @returns {Trace}
+ */
+export function traceInput(figureId, input, lang) {
+  const figure = text('figureId', figureId);
+  const language = text('lang', lang);
+  const typed = string('text', input);
+  // Each UTF-16 unit is at least one byte of UTF-8: a longer text is refused before it is copied into wasm memory.
+  if (typed.length > MAX_INPUT_BYTES) return refused(figure, { kind: 'textTooLarge', units: typed.length }, language);
+  return traceFrom(wasm.traceInputJson(figure, typed, language));
+}
+
+/**
+ * Runs a figure on data given as a JS value, read once into plain data (value.js) and then traced as its JSON text.
+ * A value over a limit or not JSON data gives a trace that did not run whose result is the coded error
+ * (`input_too_large`, `too_deep`, `not_json`, with the path); it never throws for that.
+ * @param {unknown} figureId @param {unknown} value @param {unknown} lang @returns {Trace}
+ */
+export function traceValue(figureId, value, lang) {
+  const figure = text('figureId', figureId);
+  const language = text('lang', lang);
+  const read = readValue(value);
+  if ('refused' in read) return refused(figure, read.refused, language);
+  return traceFrom(wasm.traceInputJson(figure, JSON.stringify(read.data), language));
+}
+
+/** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */
+function refused(figure, refusal, lang) {
+  return traceFrom(wasm.traceRefusedJson(figure, JSON.stringify(refusal), lang));
+}
+
+/**
+ * A trace from its JSON text. A long value the recorder stored by its parts (`parts` lists them, in increasing
+ * order) holds, in place of each element or field, the index of an earlier value: each is made whole, in index
+ * order, so later values share the objects (nothing on the page changes one).
+ * @param {string} json @returns {Trace}
+ */
+function traceFrom(json) {
+  const trace = JSON.parse(json);
+  const values = trace.values;
+  for (const i of trace.parts ?? []) {
+    const value = values[i];
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) value[k] = values[value[k]];
+    else for (const key in value) value[key] = values[value[key]];
+  }
+  delete trace.parts;
+  return trace;
+}
