@@ -12,7 +12,7 @@
 //!
 //! Without [`adopt_orphans`] (a test calling [`super::Python`] directly in a process that has
 //! other children) only the group is killed: a `setsid` child may then outlive the run.
-//! Elsewhere than Linux, only `main.py` itself is killed at the time limit.
+//! Elsewhere than Linux, the group is killed at the time limit only.
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
@@ -68,7 +68,11 @@ pub(super) fn wait_or_kill(child: &mut Child, limit: Duration) -> io::Result<Opt
         };
         let late = started.elapsed() >= limit;
         if ended || late {
-            end_group(child);
+            // Off Linux the program was reaped to learn that it ended, so its group's id may
+            // already be another's: there only a program still running is killed, with its group.
+            if late || cfg!(target_os = "linux") {
+                end_group(child);
+            }
             let status = child.wait()?;
             sweep();
             return Ok((!late || ended).then_some(status));
@@ -94,9 +98,9 @@ fn ended_unreaped(child: &mut Child) -> io::Result<bool> {
     Ok(unsafe { info.si_pid() } != 0)
 }
 
+/// Whether the program has ended; off Linux this reaps it.
 #[cfg(not(target_os = "linux"))]
 fn ended_unreaped(child: &mut Child) -> io::Result<bool> {
-    // Reaped here, so the group is not killed after a normal exit (its id might be reused).
     Ok(child.try_wait()?.is_some())
 }
 
