@@ -5,8 +5,10 @@
 //! `--decision`) and the runner (a real process) differ. See `practice --help`.
 
 use std::borrow::Cow;
+use std::ffi::OsString;
+use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -14,7 +16,8 @@ use serde::Serialize;
 use todo_trace::host::in_memory::Preset;
 use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
 use todo_trace::host::native::{
-    fresh_folder, write_workspace, Folder, Python, Terminal, TIME_LIMIT,
+    adopt_orphans, fresh_folder, json_shown, shown, workspace_notes, write_workspace, Folder,
+    Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
 };
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
@@ -22,7 +25,7 @@ use todo_trace::lesson::agent_types::{Approval, Decision, Model, Outcome, Reques
 use todo_trace::lesson::format_todos;
 use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
 
-const USAGE: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
+const USAGE_EN: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
                 [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]
                 [--json] [--workspace DIR] [--time-limit SECONDS]
 
@@ -33,19 +36,52 @@ Runs the lesson's agent loop with the model stand-in, real files and a real pyth
   --max-calls N   stop with call_limit after N model calls (default 12)
   --model         the stand-in's script (default standard)
   --reminder      remind the model after three rounds without a plan update
-  --lang          the language of the run and the transcript (default zh)
-  --json          print the outcome as one JSON object, plus ran (ran.marker exists)
+  --lang          the language of the run, the transcript and this help (default zh)
+  --json          print the outcome as one JSON object, plus ran (this run made ran.marker)
+                  and stale_marker_removed (a ran.marker from before was removed first)
   --workspace DIR use this folder as it is, instead of a fresh temporary one
-  --time-limit S  seconds main.py may run before it is killed (default 10)";
+                  (a ran.marker already in it is removed before the run: it is not evidence)
+  --time-limit S  seconds main.py may run before it and every process it started are killed
+                  (default 10)";
 
-/// Prints a line to stdout. When the reader has gone (`practice | head`), the run ends quietly
-/// instead of panicking on the closed pipe.
+const USAGE_ZH: &str = "用法：practice [--decision allow|deny] [--maintenance] [--max-calls N]
+                [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]
+                [--json] [--workspace DIR] [--time-limit SECONDS]
+
+用模型替身、真实文件和真实的 python3 进程运行本课的智能体循环。
+  --decision      预先回答每一次运行请求；不给时每次在终端上询问，没有终端时答案是拒绝
+  --maintenance   宿主的维护规则：不询问，直接阻止运行
+  --max-calls N   模型调用 N 次后以 call_limit 停止（默认 12）
+  --model         替身的脚本（默认 standard）
+  --reminder      连续三轮没有更新计划时提醒模型
+  --lang          运行、记录和本帮助所用的语言（默认 zh）
+  --json          把结果打印成一个 JSON 对象，另加 ran（本次运行生成了 ran.marker）
+                  和 stale_marker_removed（运行前先删除了旧的 ran.marker）
+  --workspace DIR 直接使用这个文件夹，而不是新建临时文件夹
+                  （其中已有的 ran.marker 会在运行前删除：它不是证据）
+  --time-limit S  main.py 可以运行的秒数，超时后它和它启动的所有进程都会被终止（默认 10）";
+
+/// The help in the run's language.
+fn usage(lang: Lang) -> &'static str {
+    lang.pick(USAGE_ZH, USAGE_EN)
+}
+
+/// Prints a line to stdout, its control characters shown escaped (`shown`): much of what is
+/// printed came from the workspace, the program or a model. When the reader has gone
+/// (`practice | head`), the run ends quietly instead of panicking on the closed pipe.
 macro_rules! say {
     () => { say!("") };
     ($($arg:tt)*) => {
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+        if writeln!(std::io::stdout(), "{}", shown(&format!($($arg)*))).is_err() {
             std::process::exit(0);
         }
+    };
+}
+
+/// Prints to stderr, its control characters shown escaped.
+macro_rules! complain {
+    ($($arg:tt)*) => {
+        eprintln!("{}", shown(&format!($($arg)*)))
     };
 }
 
@@ -60,6 +96,30 @@ struct Options {
     json: bool,
     workspace: Option<PathBuf>,
     time_limit: Duration,
+}
+
+/// The language the arguments ask for (the last valid `--lang`), known before the rest is
+/// parsed, so that help and usage are printed in it.
+fn lang_of(args: &[String]) -> Lang {
+    let mut lang = Lang::Zh;
+    for pair in args.windows(2) {
+        match (pair[0].as_str(), pair[1].as_str()) {
+            ("--lang", "zh") => lang = Lang::Zh,
+            ("--lang", "en") => lang = Lang::En,
+            _ => {}
+        }
+    }
+    lang
+}
+
+/// The arguments as text; a non-UTF-8 one is refused by name (shown lossily), not a panic.
+fn utf8_args(args: impl IntoIterator<Item = OsString>) -> Result<Vec<String>, String> {
+    args.into_iter()
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|arg| format!("argument {:?} is not valid UTF-8", arg.to_string_lossy()))
+        })
+        .collect()
 }
 
 /// The options, or `None` when help was asked for.
@@ -147,8 +207,20 @@ impl Model for Narrated<'_> {
     }
 }
 
+/// Prints text from outside, every line indented, so none of it starts a line of its own (where
+/// it could pass for `practice`'s own words, or its question). Split on `\n` alone: a `\r` is
+/// shown, not taken as part of a line ending.
 fn indented(text: &str) {
-    for line in text.trim_end().lines() {
+    for line in text.trim_end().split('\n') {
+        say!("    {line}");
+    }
+}
+
+/// Prints `label` and text from outside: its first line after the label, the others indented.
+fn labelled(label: &str, text: &str) {
+    let mut lines = text.trim_end().split('\n');
+    say!("{label}{}", lines.next().unwrap_or(""));
+    for line in lines {
         say!("    {line}");
     }
 }
@@ -167,15 +239,21 @@ fn print_messages(messages: &[Message], from: usize, lang: Lang) {
         for block in blocks {
             match block {
                 Block::Text { text } if message.role == Role::Assistant => match lang {
-                    Lang::Zh => say!("模型（第 {calls} 次调用）：{text}"),
-                    Lang::En => say!("Model (call {calls}): {text}"),
+                    Lang::Zh => labelled(&format!("模型（第 {calls} 次调用）："), text),
+                    Lang::En => labelled(&format!("Model (call {calls}): "), text),
                 },
                 Block::Text { text } => {
-                    say!("{}{text}", lang.pick("  宿主附加：", "  The host adds: "))
+                    labelled(lang.pick("  宿主附加：", "  The host adds: "), text)
                 }
                 Block::ToolUse { name, input, .. } => match lang {
-                    Lang::Zh => say!("模型（第 {calls} 次调用）：调用 {name} {input}"),
-                    Lang::En => say!("Model (call {calls}): calls {name} {input}"),
+                    Lang::Zh => labelled(
+                        &format!("模型（第 {calls} 次调用）：调用 "),
+                        &format!("{name} {input}"),
+                    ),
+                    Lang::En => labelled(
+                        &format!("Model (call {calls}): calls "),
+                        &format!("{name} {input}"),
+                    ),
                 },
                 Block::ToolResult { tool_use_id, content, is_error } => {
                     let label = match (tool_name(messages, tool_use_id), is_error) {
@@ -227,7 +305,7 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
             lang.pick("宿主的警告（没有发给模型）：", "Host warnings (not sent to the model):")
         );
         for warning in &outcome.warnings {
-            say!("    {} {}: {}", warning.tool_use_id, warning.code, warning.message);
+            labelled(&format!("    {} {}: ", warning.tool_use_id, warning.code), &warning.message);
         }
     }
     let ran = match (ran, lang) {
@@ -244,41 +322,80 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
 struct Report<'a> {
     #[serde(flatten)]
     outcome: &'a Outcome,
+    /// `ran.marker` exists after the run, and this run made it (an older one was removed first).
     ran: bool,
     workspace: String,
+    /// A `ran.marker` from before the run was removed first.
+    stale_marker_removed: bool,
+}
+
+/// Removes a `ran.marker` left from before: only a marker this run makes is evidence that
+/// `main.py` ran. Whether there was one; an error (and then nothing runs) when it cannot be.
+fn remove_stale_marker(dir: &Path) -> std::io::Result<bool> {
+    let marker = dir.join(MARKER);
+    match fs::symlink_metadata(&marker) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(error),
+        // A folder by that name is not removed: it may hold the user's files.
+        Ok(metadata) if metadata.is_dir() => Err(std::io::Error::other("it is a folder")),
+        Ok(_) => fs::remove_file(&marker).map(|()| true),
+    }
+}
+
+/// Whether this run left the marker: a regular file (the marker `main.py` writes), made after
+/// any older one was removed.
+fn marker_made(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|metadata| metadata.is_file())
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            say!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+    let args = match utf8_args(std::env::args_os().skip(1)) {
+        Ok(args) => args,
         Err(problem) => {
-            eprintln!("practice: {problem}\n\n{USAGE}");
+            complain!("practice: {problem}\n\n{}", usage(Lang::Zh));
             return ExitCode::from(2);
         }
     };
+    let options = match parse(args.iter().cloned()) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            say!("{}", usage(lang_of(&args)));
+            return ExitCode::SUCCESS;
+        }
+        Err(problem) => {
+            complain!("practice: {problem}\n\n{}", usage(lang_of(&args)));
+            return ExitCode::from(2);
+        }
+    };
+    // Every process main.py starts stays below practice, even one that leaves its process group.
+    adopt_orphans();
     let lang = options.lang;
     let dir = match &options.workspace {
         Some(dir) => dir.clone(),
         None => match fresh_folder().and_then(|dir| write_workspace(&dir).map(|()| dir)) {
             Ok(dir) => dir,
             Err(error) => {
-                eprintln!("practice: cannot create the workspace folder: {error}");
+                complain!("practice: cannot create the workspace folder: {error}");
                 return ExitCode::FAILURE;
             }
         },
     };
     if !dir.is_dir() {
-        eprintln!("practice: {} is not a folder", dir.display());
+        complain!("practice: {} is not a folder", dir.display());
         return ExitCode::FAILURE;
     }
-    let marker_before = dir.join(MARKER).exists();
+    let stale_marker_removed = match remove_stale_marker(&dir) {
+        Ok(removed) => removed,
+        Err(error) => {
+            complain!(
+                "practice: {MARKER} from before the run cannot be removed ({error}), so it could not tell whether this run ran main.py"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
     let workspace = Folder { root: dir.clone() };
     let mut preset = options.decision.map(Preset::new);
-    let mut terminal = Terminal { dir: dir.clone(), asked: 0 };
+    let mut terminal = Terminal { dir: dir.clone(), asked: 0, json: options.json };
     let approval: &mut dyn Approval = match &mut preset {
         Some(preset) => preset,
         None => &mut terminal,
@@ -293,16 +410,24 @@ fn main() -> ExitCode {
     };
     let mut stand_in = StandIn::new(options.script, lang);
     let question = question(lang);
-    if !options.json {
-        say!("{}{}", lang.pick("工作区：", "Workspace: "), dir.display());
-        if marker_before {
+    let notes = workspace_notes(&dir, MAX_READ_BYTES, lang);
+    if options.json {
+        for note in &notes {
+            complain!("practice: {note}");
+        }
+    } else {
+        labelled(lang.pick("工作区：", "Workspace: "), &dir.display().to_string());
+        if stale_marker_removed {
             say!(
                 "{}",
                 lang.pick(
-                    "（运行之前 ran.marker 就已存在）",
-                    "(ran.marker was already there before this run)"
+                    "（运行前先删除了之前留下的 ran.marker：只有本次运行生成的才是证据）",
+                    "(A ran.marker left from an earlier run was removed before the run: only one this run makes is evidence)"
                 )
             );
+        }
+        for note in &notes {
+            say!("{note}");
         }
         say!("{}{question}", lang.pick("用户：", "User: "));
     }
@@ -320,17 +445,23 @@ fn main() -> ExitCode {
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(error) => {
-            eprintln!("practice: {}", error.message(lang));
+            complain!("practice: {}", error.message(lang));
             return ExitCode::FAILURE;
         }
     };
-    let ran = dir.join(MARKER).exists();
+    let ran = marker_made(&dir);
     if options.json {
-        let report = Report { outcome: &outcome, ran, workspace: dir.display().to_string() };
+        let report = Report {
+            outcome: &outcome,
+            ran,
+            workspace: dir.display().to_string(),
+            stale_marker_removed,
+        };
         match serde_json::to_string(&report) {
-            Ok(json) => say!("{json}"),
+            // serde_json escapes C0 controls; json_shown escapes the rest a terminal acts on.
+            Ok(json) => say!("{}", json_shown(&json)),
             Err(error) => {
-                eprintln!("practice: {error}");
+                complain!("practice: {error}");
                 return ExitCode::FAILURE;
             }
         }
