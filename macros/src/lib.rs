@@ -38,18 +38,11 @@ use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as Tokens};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
-use syn::{
-    parse_macro_input, parse_quote, Block, Expr, FnArg, Ident, ItemFn, Pat, ReturnType, Stmt, Type,
-};
+use syn::{parse_quote, Block, Expr, FnArg, Ident, ItemFn, Pat, ReturnType, Stmt, Type};
 
 #[proc_macro_attribute]
 pub fn traced(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let host = match parse_host(attr.into()) {
-        Ok(host) => host,
-        Err(error) => return error.to_compile_error().into(),
-    };
-    let mut func = parse_macro_input!(item as ItemFn);
-    match instrument(&mut func, &host) {
+    match traced_core(attr.into(), item.into()) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }
@@ -58,20 +51,31 @@ pub fn traced(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// For a function the page lists but does not trace (a call entry): only its `LINES`.
 #[proc_macro_attribute]
 pub fn listed(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if !attr.is_empty() {
-        let error = syn::Error::new(Span::call_site(), "#[listed] takes no arguments");
-        return error.to_compile_error().into();
+    match listed_core(attr.into(), item.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
     }
-    let func = parse_macro_input!(item as ItemFn);
+}
+
+fn traced_core(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
+    let host = parse_host(attr)?;
+    let mut func: ItemFn = syn::parse2(item)?;
+    instrument(&mut func, &host)
+}
+
+fn listed_core(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new(Span::call_site(), "#[listed] takes no arguments"));
+    }
+    let func: ItemFn = syn::parse2(item)?;
     let (vis, ident, lines) = (&func.vis, &func.sig.ident, lines_of(&func));
-    quote! {
+    Ok(quote! {
         #func
         #[doc(hidden)]
         #vis mod #ident {
             #lines
         }
-    }
-    .into()
+    })
 }
 
 /// `pub const LINES: (u32, u32)`: the line of `fn` and the line of the closing brace.
@@ -813,3 +817,6 @@ impl Probes<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
