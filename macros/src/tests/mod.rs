@@ -46,9 +46,9 @@ fn collect(items: &[syn::Item], out: &mut Vec<Expanded>) {
                 };
                 let item = func.to_token_stream();
                 let expanded = if attr.path().is_ident("traced") {
-                    crate::traced_core(args, item)
+                    crate::traced::traced(args, item)
                 } else {
-                    crate::listed_core(args, item)
+                    crate::listed::listed(args, item)
                 };
                 out.push(Expanded {
                     name: func.sig.ident.to_string(),
