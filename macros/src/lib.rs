@@ -3,7 +3,7 @@
 //! The lesson functions are shown to the reader exactly as written, so the probes cannot live in
 //! the source. This attribute rewrites the function at compile time instead:
 //!
-//! - before each statement it inserts a call to `crate::recorder::step` with `line!()` spanned to the
+//! - before each statement it inserts a call to `todo_trace::recorder::step` with `line!()` spanned to the
 //!   statement (so the recorded line is the statement's real line), the bindings in scope and the
 //!   host fields it can reach;
 //! - `locals` are the bindings in scope at that point (parameters, `let`, `for`, `if let`, match
@@ -53,6 +53,14 @@ mod traced;
 mod walk;
 
 use proc_macro::TokenStream;
+use quote::quote;
+
+/// The recorder's module, as every probe names it. A path from the crate's name, not `crate::`, so
+/// that a traced function compiles outside the todo-trace crate too (its tests of what cannot
+/// compile, tests/ui/); inside it, `extern crate self as todo_trace;` in its lib.rs gives the name.
+fn recorder_path() -> proc_macro2::TokenStream {
+    quote!(::todo_trace::recorder)
+}
 
 /// Instruments a lesson function: see the crate's documentation.
 #[proc_macro_attribute]

@@ -6,6 +6,7 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::{parse_quote, Ident, Stmt};
 
 use crate::host::{root, HostField};
+use crate::recorder_path;
 use crate::scope::{Binding, Scope};
 use crate::walk::{Hints, Probes};
 
@@ -21,12 +22,13 @@ impl Probes<'_> {
         hints: &Hints,
     ) -> Stmt {
         self.spans.push(span);
+        let recorder = recorder_path();
         let names = scope.names();
         let values = scope.bindings.iter().map(|Binding { name, moved, .. }| {
             if *moved {
                 quote!(::core::option::Option::None)
             } else {
-                quote!(::core::option::Option::Some(&#name as &dyn crate::recorder::Snapshot))
+                quote!(::core::option::Option::Some(&#name as &dyn #recorder::Snapshot))
             }
         });
         let reachable = |field: &&HostField| {
@@ -40,10 +42,10 @@ impl Probes<'_> {
         });
         let lists = reached
             .iter()
-            .map(|HostField { value, .. }| quote!(&#value as &dyn crate::recorder::HostList));
-        let not_copy = hints.moves.as_ref().map(|name| quote!(crate::recorder::not_copy(&#name);));
+            .map(|HostField { value, .. }| quote!(&#value as &dyn #recorder::HostList));
+        let not_copy = hints.moves.as_ref().map(|name| quote!(#recorder::not_copy(&#name);));
         let vecs = hints.appends.iter().chain(hints.element.as_ref().map(|(name, _)| name));
-        let a_vec = vecs.map(|name| quote!(crate::recorder::a_vec(&#name);));
+        let a_vec = vecs.map(|name| quote!(#recorder::a_vec(&#name);));
         let name = |ident: &Ident| ident.to_string();
         let some = |tokens: Option<Tokens>| match tokens {
             Some(tokens) => quote!(::core::option::Option::Some(#tokens)),
@@ -59,7 +61,7 @@ impl Probes<'_> {
             hints
                 .element
                 .as_ref()
-                .map(|(ident, at)| quote!(&#ident[#at] as &dyn crate::recorder::Snapshot)),
+                .map(|(ident, at)| quote!(&#ident[#at] as &dyn #recorder::Snapshot)),
         );
         let copy = some(hints.copy.as_ref().map(|(copy, of)| {
             let (copy, of) = (name(copy), name(of));
@@ -71,22 +73,22 @@ impl Probes<'_> {
             || hints.element.is_some()
             || hints.copy.is_some();
         let told = if tells {
-            quote!(&crate::recorder::Hints {
+            quote!(&#recorder::Hints {
                 appends: #appends,
                 returns: #returns,
                 element: #element,
                 copy: #copy,
             })
         } else {
-            quote!(&crate::recorder::Hints::NONE)
+            quote!(&#recorder::Hints::NONE)
         };
         let line = quote_spanned!(span=> line!());
         parse_quote! {
-            if crate::recorder::recording() {
+            if #recorder::recording() {
                 #not_copy
                 #(#a_vec)*
-                crate::recorder::step(
-                    &crate::recorder::Probe {
+                #recorder::step(
+                    &#recorder::Probe {
                         line: #line,
                         names: &[#(#names),*],
                         mentions: &[#(#mentions),*],

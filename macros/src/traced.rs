@@ -7,6 +7,7 @@ use syn::{parse_quote, FnArg, ItemFn, ReturnType, Type};
 
 use crate::host::{parse_host, HostField};
 use crate::listed::lines_of;
+use crate::recorder_path;
 use crate::scope::{bind_typed, Scope};
 use crate::walk::Probes;
 
@@ -46,11 +47,12 @@ fn instrument(func: &mut ItemFn, host: &[HostField]) -> syn::Result<Tokens> {
     let mut body = (*func.block).clone();
     probes.block(&mut body, scope, Vec::new());
     let step_lines = probes.spans.iter().map(|span| quote_spanned!(*span=> line!()));
+    let recorder = recorder_path();
     *func.block = parse_quote!({
-        let __frame = crate::recorder::enter(#name);
+        let __frame = #recorder::enter(#name);
         #[allow(clippy::redundant_closure_call)]
         let __result: #ret = (|| -> #ret #body)();
-        crate::recorder::#leave(__frame, &__result);
+        #recorder::#leave(__frame, &__result);
         __result
     });
     let (vis, ident) = (&func.vis, &func.sig.ident);

@@ -28,7 +28,7 @@ pub(crate) struct Probes<'a> {
 }
 
 /// What a probe knows about its statement, and the one before, beyond what they mention: each
-/// lets the recorder skip writing a value again (see `crate::recorder::Probe`).
+/// lets the recorder skip writing a value again (see the recorder's `Probe`).
 #[derive(Default)]
 pub(crate) struct Hints {
     /// A binding the statement moves out of: asserted not `Copy`.
