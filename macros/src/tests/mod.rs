@@ -1,10 +1,27 @@
 //! The macro's own tests: its expansions of the lesson's functions, and its token rules.
 
+mod mentions;
+mod shapes;
 mod snapshots;
 
-use proc_macro2::{Delimiter, Group, Literal, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::spanned::Spanned;
+
+pub(crate) fn ident(name: &str) -> syn::Ident {
+    syn::Ident::new(name, Span::call_site())
+}
+
+/// A scope of plain bindings (not moved, not known to be `Copy`, not frozen), oldest first.
+pub(crate) fn scope(names: &[&str]) -> crate::scope::Scope {
+    let mut scope = crate::scope::Scope::default();
+    names.iter().for_each(|name| scope.bind(&ident(name), false));
+    scope
+}
+
+pub(crate) fn names(names: &[&str]) -> Vec<String> {
+    names.iter().map(ToString::to_string).collect()
+}
 
 /// One attributed function of a source file, expanded as the compiler would expand it.
 pub(crate) struct Expanded {
@@ -106,8 +123,9 @@ pub(crate) fn pretty(tokens: TokenStream) -> String {
     prettyplease::unparse(&file)
 }
 
-/// Not a test of its own: writes every expansion, with all its tokens' spans, to the file that
-/// DUMP names, so that two versions of the macro can be compared token for token.
+/// Not a test of its own: with DUMP=file, writes every expansion of the crate's traced functions
+/// (the recorder's tests' too), each token with its span, so that two versions of the macro can be
+/// compared byte for byte (`cmp`), as the split of lib.rs was. The snapshots show less: no spans.
 #[test]
 fn dump() {
     let Ok(to) = std::env::var("DUMP") else { return };
@@ -115,7 +133,9 @@ fn dump() {
     for path in
         ["src/lesson/plan.rs", "src/lesson/agent.rs", "src/host/entries.rs", "src/recorder/mod.rs"]
     {
-        for expanded in expand_all(&read(path)) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let Ok(source) = std::fs::read_to_string(root.join(path)) else { continue };
+        for expanded in expand_all(&source) {
             text.push_str(&format!(
                 "== {path} {} {}\n{:#?}\n",
                 expanded.name, expanded.attribute, expanded.tokens
