@@ -16,7 +16,9 @@ pub(crate) struct Binding {
     /// The declaration shows the type is `Copy`: assigning it elsewhere copies, never moves.
     pub(crate) copy: bool,
     /// Not `mut`, and a shared reference by its declaration: its value cannot change while it is
-    /// in scope (the lesson's types have no interior mutability), so no probe serializes it again.
+    /// in scope, so no probe serializes it again. That needs a type without interior mutability:
+    /// no cell type is `ToJson`, so a `&Cell<_>` cannot be a binding at all
+    /// (tests/ui/interior_mutability.rs), and the lesson writes no `ToJson` for a type holding one.
     pub(crate) frozen: bool,
 }
 
