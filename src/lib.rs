@@ -6,6 +6,9 @@
 //! - `host`: figures, scenarios, the model stand-in, the loop's hosts (in memory, native), running a figure.
 //! - `api`: the wasm boundary: the JS API, the reader's own input, error messages.
 
+// `#[traced]` names the recorder `::todo_trace::recorder`, which resolves here as in another crate.
+extern crate self as todo_trace;
+
 pub mod api;
 pub mod host;
 pub mod lesson;
