@@ -44,6 +44,12 @@ impl Probes<'_> {
             .iter()
             .map(|HostField { value, .. }| quote!(&#value as &dyn #recorder::HostList));
         let not_copy = hints.moves.as_ref().map(|name| quote!(#recorder::not_copy(&#name);));
+        // A frozen binding is written once: it must have no interior mutability (`recorder::frozen`).
+        let frozen = scope
+            .bindings
+            .iter()
+            .filter(|b| b.frozen && !b.moved)
+            .map(|Binding { name, .. }| quote!(#recorder::frozen(&#name);));
         let vecs = hints.appends.iter().chain(hints.element.as_ref().map(|(name, _)| name));
         let a_vec = vecs.map(|name| quote!(#recorder::a_vec(&#name);));
         let name = |ident: &Ident| ident.to_string();
@@ -86,6 +92,7 @@ impl Probes<'_> {
         parse_quote! {
             if #recorder::recording() {
                 #not_copy
+                #(#frozen)*
                 #(#a_vec)*
                 #recorder::step(
                     &#recorder::Probe {

@@ -524,6 +524,13 @@ impl Hints {
 /// where a statement only appends to a binding.
 pub fn a_vec<T>(_: &Vec<T>) {}
 
+/// Compiles only for a type without a single-thread cell inside (`Cell`, `RefCell`, `OnceCell`,
+/// `UnsafeCell` all lack `RefUnwindSafe`): `#[traced]` calls it for each binding it writes once and
+/// never again (a shared reference that is not `mut`), which is right only if nothing can change
+/// behind it. `Mutex`, `RwLock` and the atomics are `RefUnwindSafe` and get past it: do not hand a
+/// traced function one behind a shared reference.
+pub fn frozen<T: ?Sized + std::panic::RefUnwindSafe>(_: &T) {}
+
 /// Compiles only for a type that is not `Copy`: `#[traced]` calls it where it lists a binding as
 /// moved, so a `Copy` value can never be shown as moved (two impls apply to a `Copy` type, and the
 /// call's type parameter `A` cannot be inferred).

@@ -1,6 +1,5 @@
 // A parameter `&T` is frozen: it cannot change while in scope, so no probe writes it twice. A
-// `Cell` could, behind a shared reference; no cell type is `ToJson`, so it cannot be a binding of
-// a traced function at all.
+// `Cell` could, behind a shared reference: `recorder::frozen` refuses it at compile time.
 use std::cell::Cell;
 
 #[todo_trace_macros::traced]

@@ -1,20 +1,14 @@
 // `list.push(..);` on a host list tells the recorder the entries it had are unchanged, which holds
 // for a `Vec`. The probe asserts `a_vec(&list)`, so a list type whose `push` could do anything
 // does not compile.
-use todo_trace::recorder::json::ToJson;
 use todo_trace::recorder::{HostList, Snapshot};
 
+#[derive(serde::Serialize)]
 struct Stack(Vec<u32>);
 
 impl Stack {
     fn push(&mut self, value: u32) {
         self.0.insert(0, value);
-    }
-}
-
-impl ToJson for Stack {
-    fn to_json(&self, out: &mut Vec<u8>) {
-        self.0.to_json(out);
     }
 }
 
