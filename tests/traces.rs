@@ -410,8 +410,14 @@ fn each_figure_has_the_lessons_scenarios_and_one_default() {
 fn a_long_run_stops_at_the_step_limit() {
     let data = support::data("validate", "valid", Lang::En);
     let settings = Settings { limit: 5, ..Settings::default() };
+    let describe = |_: &dyn std::any::Any| todo_trace::recorder::ErrorInfo {
+        code: "error",
+        message: String::new(),
+        line: None,
+        column: None,
+    };
     let (recording, result) =
-        todo_trace::recorder::record_with("validate_todos", Lang::En, &[], settings, || {
+        todo_trace::recorder::record_with("validate_todos", &[], settings, describe, || {
             todo_trace::lesson::validate_todos(&data.items)
         });
     assert_eq!(recording.steps.len(), 5);
@@ -423,7 +429,7 @@ fn a_long_run_stops_at_the_step_limit() {
 #[test]
 fn nothing_is_recorded_outside_a_figure() {
     assert!(!todo_trace::recorder::recording());
-    let (recording, _) = todo_trace::recorder::record("write_todos", Lang::En, &[], || {
+    let (recording, _) = todo_trace::recorder::record("write_todos", &[], || {
         todo_trace::lesson::format_todos(&[], Lang::En)
     });
     assert!(recording.steps.is_empty(), "format_todos is not the figure's function");

@@ -3,11 +3,11 @@
 //! There is no process in the page. `run_main` returns what one real run of `main.py` printed,
 //! and its result text says that it is a recording.
 
+use crate::lesson::agent_types::HostEvent;
 use crate::lesson::agent_types::{
     exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
 };
 use crate::lesson::types::Lang;
-use crate::recorder::{self, HostEvent};
 use std::borrow::Cow;
 
 /// A workspace whose files are strings.
@@ -53,7 +53,7 @@ impl Preset {
 
 impl Approval for Preset {
     fn decide(&mut self, _lang: Lang) -> Decision {
-        recorder::decide(HostEvent::Ask);
+        HostEvent::Ask.decide();
         self.asked += 1;
         self.decision
     }

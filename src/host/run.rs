@@ -9,9 +9,10 @@ use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::lesson::agent_types::HostEvent;
 use crate::lesson::agent_types::Stop;
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
-use crate::recorder::{self, ErrorInfo, HostEvent, HostList, Recording, Settings};
+use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
 use serde_json::Value;
 
 /// A recorded run of one figure, as the page replays it.
@@ -172,8 +173,16 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     let given = Given::of(figure.id, &data);
     let fields: Vec<(&'static str, &dyn HostList)> =
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
+    // The stored conversation a model request is prepared from, and how a returned error reads.
+    let settings = Settings { history: Some(HostPart::Messages.name()), ..settings };
+    let describe = move |error: &dyn std::any::Any| match error.downcast_ref::<TodoError>() {
+        Some(error) => error.info(lang),
+        None => {
+            ErrorInfo { code: "error", message: format!("{error:?}"), line: None, column: None }
+        }
+    };
     let (recording, (result, claims)) =
-        recorder::record_with(figure.symbol, lang, &fields, settings, || match figure.id {
+        recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
             FigureId::Validate => (Outcome::of(run_validate(data, lang), lang), None),
             FigureId::Write => (Outcome::of(run_write(data, lang), lang), None),
             FigureId::Prepare => (Outcome::of(run_prepare(data, lang), lang), None),
@@ -181,10 +190,11 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                 let result = run_agent(data, lang);
                 let claims = result.as_ref().ok().map(|outcome| {
                     // Why the loop stopped is the host's last decision, on the loop's last step.
-                    recorder::decide(match outcome.stop {
+                    match outcome.stop {
                         Stop::Answered => HostEvent::Answered,
                         Stop::CallLimit => HostEvent::CallLimit,
-                    });
+                    }
+                    .decide();
                     claims(outcome)
                 });
                 (Outcome::of(result, lang), claims)

@@ -12,7 +12,7 @@ use tsify::Tsify;
 
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::recorder::{self, HostEvent, HostList, Snapshot};
+use crate::recorder::{self, RequestParts, Snapshot};
 use serde_json::Value;
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -154,9 +154,56 @@ impl Snapshot for Request {
         std::any::type_name::<Self>()
     }
 
-    fn request_parts(&self, visit: &mut dyn FnMut(&dyn Snapshot, &dyn HostList)) -> bool {
-        visit(&self.tools, &self.messages);
+    fn request_parts(&self, visit: &mut dyn FnMut(RequestParts<'_>)) -> bool {
+        // The keys as `RequestJson` writes them.
+        visit(RequestParts {
+            tools: ("tools", &self.tools),
+            messages: ("messages", &self.messages),
+        });
         true
+    }
+}
+
+/// Something the host decided while the loop ran: what a reader can pause on besides a line.
+/// Recorded by the host's code (the approval, a tool call's result, the reminder, the stop),
+/// never by the listed functions, and attached to the next step recorded.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostEvent {
+    /// A `todo_write` was accepted: the host's plan is the new one.
+    PlanWritten,
+    /// A `todo_write` was refused: the plan is unchanged.
+    PlanRefused,
+    /// The host asked the user for approval.
+    Ask,
+    /// A call was refused or blocked (a run declined or under maintenance, a path outside the
+    /// workspace, an unknown tool).
+    Refused,
+    /// The reminder block was appended to a round's results.
+    Reminder,
+    /// The loop stopped because `max_calls` model calls were made.
+    CallLimit,
+    /// The loop stopped because the model replied without a tool call.
+    Answered,
+}
+
+impl HostEvent {
+    /// The event's name in a trace's `decisions`, as serde writes it (a test holds the two equal).
+    pub fn name(self) -> &'static str {
+        match self {
+            HostEvent::PlanWritten => "plan-written",
+            HostEvent::PlanRefused => "plan-refused",
+            HostEvent::Ask => "ask",
+            HostEvent::Refused => "refused",
+            HostEvent::Reminder => "reminder",
+            HostEvent::CallLimit => "call-limit",
+            HostEvent::Answered => "answered",
+        }
+    }
+
+    /// Notes this decision in the recording (the next step carries it).
+    pub fn decide(self) {
+        recorder::decide(self.name());
     }
 }
 
@@ -166,7 +213,7 @@ pub const PLAN_REFUSED: &str = "plan_refused";
 impl Block {
     /// The reminder variant's text block (noted as the host's decision for the page).
     pub fn reminder() -> Block {
-        recorder::decide(HostEvent::Reminder);
+        HostEvent::Reminder.decide();
         Block::Text { text: REMINDER.to_string() }
     }
 }
@@ -188,7 +235,7 @@ impl ToolCall {
     /// [`ToolCall::result`] past the conversion: one copy, not one per type of `content`.
     fn result_of(&self, content: String, is_error: bool) -> Block {
         if self.name == "todo_write" && !is_error {
-            recorder::decide(HostEvent::PlanWritten);
+            HostEvent::PlanWritten.decide();
         }
         Block::ToolResult { tool_use_id: self.id.clone(), content, is_error }
     }
@@ -202,7 +249,7 @@ impl ToolCall {
     fn refuse_with(&self, code: &'static str, message: String) -> (Block, Option<Warning>) {
         let refused =
             if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
-        recorder::decide(refused);
+        refused.decide();
         let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
         (self.result_of(message, true), Some(warning))
     }

@@ -1,0 +1,420 @@
+//! A speed shortcut, kept apart from the core: long values stored by their parts.
+//!
+//! The loop figure's conversation grows at every model call, and each version of it (the history,
+//! each prepared copy, each request) would be a value of up to 4 KB written out whole. A long list
+//! of records, or an object holding one, is instead stored as the indices of its parts, each part a
+//! value stored once: `loop/rejected` went from 222 KB to 138 KB of JSON (bench/shortcuts.md). The
+//! text is scanned, not parsed: a value is JSON serde_json wrote, so the scan only has to find where
+//! each element or field ends. `www/api.js` makes such values whole again.
+
+use std::ops::Range;
+
+use super::probe::{HostList, RequestParts, Snapshot};
+use super::tables::{same_bytes, text_hash, Tables};
+use super::trace::Json;
+
+/// `[a,b]`, each entry written by `write`.
+pub(super) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, entry);
+    }
+    out.push(b']');
+}
+
+/// `"key":`, a field's key as serde_json writes an identifier.
+fn key(name: &str) -> Vec<u8> {
+    format!("\"{name}\":").into_bytes()
+}
+
+/// A value index as JSON.
+pub(super) fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+impl Tables {
+    /// The parts of a request stored by its parts (`{"tools":3,"messages":4}`, the messages by theirs
+    /// too): the tools' index, and each message's. `None` if it is not stored so.
+    pub(super) fn request_indices(&self, index: u32) -> Option<(u32, Vec<u32>)> {
+        let (tools_key, messages_key) = self.request_keys.as_ref()?;
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        let by_parts = |index: u32| parts.binary_search(&index).is_ok();
+        let text = values[index as usize].bytes();
+        let fields = children(text).filter(|_| by_parts(index))?;
+        let [tools, messages] = &fields[..] else { return None };
+        let named = |part: &Part, key: &[u8]| &text[part.key.clone()] == key;
+        if !named(tools, tools_key) || !named(messages, messages_key) {
+            return None;
+        }
+        let messages = index_at(&text[messages.value.clone()]);
+        let tools = index_at(&text[tools.value.clone()]);
+        by_parts(messages).then(|| (tools, part_indices(values[messages as usize].bytes())))
+    }
+
+    /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
+    /// changed to `element`: the element is written, the others' indices kept. `value` is written
+    /// whole if `previous` is not stored by its parts (or has no such element).
+    pub(super) fn element_changed(
+        &mut self,
+        previous: u32,
+        at: usize,
+        element: &dyn Snapshot,
+        value: &dyn Snapshot,
+    ) -> u32 {
+        let stored = self.done.parts.binary_search(&previous).is_ok();
+        let mut entries =
+            if stored { part_indices(self.done.values[previous as usize].bytes()) } else { vec![] };
+        if at >= entries.len() {
+            return self.value(value, Some(previous));
+        }
+        entries[at] = self.value(element, Some(entries[at]));
+        self.list_value(&entries, Some(previous))
+    }
+
+    /// The index of a list whose entries are stored already (a host field's), without writing it again:
+    /// by its entries' indices if [`split`] would split its text, else their texts joined, as serde_json
+    /// writes a sequence.
+    pub(super) fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        let first_object =
+            entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
+        // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
+        // is the entries', a comma after each but the last, and the two brackets.
+        let long = || {
+            entries.iter().any(|&entry| parts.binary_search(&entry).is_ok())
+                || entries
+                    .iter()
+                    .map(|&entry| values[entry as usize].bytes().len() + 1)
+                    .sum::<usize>()
+                    + 1
+                    >= PARTS_FROM
+        };
+        let by_parts = first_object && long();
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        if by_parts {
+            each(&mut text, entries, |out, &entry| number(out, entry.into()));
+        } else {
+            each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));
+        }
+        // Not noted by its whole text's hash, as a value `store` splits is: that took writing the whole
+        // list out at each push onto the history, and only the run's outcome, once, wrote it whole again
+        // (`prepare_messages` reads it as the host's entries, `settled`).
+        let index = self.intern(&text, by_parts, previous);
+        self.scratch = text;
+        index
+    }
+
+    /// The index of a model request, from its parts (see [`Snapshot::request_parts`]); `None` if
+    /// `value` is not one. Each message is most likely the stored `history`'s at its place, and the
+    /// tools those of the request before.
+    pub(super) fn request(
+        &mut self,
+        value: &dyn Snapshot,
+        history: &[u32],
+        previous: Option<u32>,
+    ) -> Option<u32> {
+        let mut index = None;
+        value.request_parts(&mut |RequestParts { tools, messages }| {
+            let (tools_key, messages_key) = (key(tools.0), key(messages.0));
+            let (tools, messages) = self.request_entries(tools.1, messages.1, history);
+            let messages = self.list_value(&messages, None);
+            let fields = [(&tools_key[..], tools), (&messages_key[..], messages)];
+            index = Some(self.object_value(&fields, previous));
+            self.request_keys = Some((tools_key, messages_key));
+        });
+        index
+    }
+
+    /// A request's tools (the tools first, as writing the whole request stores them), most likely those
+    /// of the request before, and its messages, each most likely the stored `history`'s at its place.
+    pub(super) fn request_entries(
+        &mut self,
+        tools: &dyn Snapshot,
+        messages: &dyn HostList,
+        history: &[u32],
+    ) -> (u32, Vec<u32>) {
+        let tools_like = self.done.requests.last().map(|last| last.tools);
+        let tools = self.value(tools, tools_like);
+        (tools, self.entries(messages, history, 0))
+    }
+
+    /// The index of an object whose fields are stored already (each `"name":` and its index), without
+    /// writing it again: by its fields' indices if [`split`] would split its text, else their texts
+    /// joined, as serde_json writes an object.
+    pub(super) fn object_value(&mut self, fields: &[(&[u8], u32)], previous: Option<u32>) -> u32 {
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        // A field is split where its value is stored by its parts; the text is each name and value, a
+        // comma after each but the last, and the two braces.
+        let length = |index| whole_length(values, parts, &self.lengths, index);
+        let whole =
+            1 + fields.iter().map(|&(key, index)| key.len() + length(index) + 1).sum::<usize>();
+        let split_field = fields.iter().any(|(_, index)| parts.binary_search(index).is_ok());
+        let by_parts = whole >= PARTS_FROM && split_field;
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        text.push(b'{');
+        for (k, &(key, index)) in fields.iter().enumerate() {
+            if k > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(key);
+            if by_parts {
+                number(&mut text, index.into());
+            } else {
+                plain(values, parts, index, &mut text);
+            }
+        }
+        text.push(b'}');
+        let index = self.intern(&text, by_parts, previous);
+        self.scratch = text;
+        index
+    }
+
+    /// The index of a value's JSON `text`, stored if it is new: by its parts if [`split`] splits it.
+    pub(super) fn store(&mut self, text: &[u8], previous: Option<u32>) -> u32 {
+        if text.len() < PARTS_FROM {
+            return self.intern(text, false, previous);
+        }
+        // A long value written again is most often what it was, or one stored before: compared part by
+        // part, before any split.
+        let (values, parts) = (&self.done.values, &self.done.parts);
+        // Of another length it is not (the conversation grows at each model call): not compared.
+        let at_parts = previous.and_then(|previous| parts.binary_search(&previous).ok());
+        if let Some((previous, at)) = previous.zip(at_parts) {
+            if self.lengths[at] == text.len()
+                && matches(values, parts, previous, text, 0) == Some(text.len())
+            {
+                return previous;
+            }
+        }
+        let hash = text_hash(text);
+        let at = self.whole.partition_point(|&(known, _)| known < hash);
+        let found = self.whole[at..].iter().take_while(|&&(known, _)| known == hash);
+        for &(_, index) in found {
+            if matches(values, parts, index, text, 0) == Some(text.len()) {
+                return index;
+            }
+        }
+        let Some(split) = split(text) else { return self.intern(text, false, previous) };
+        let index = self.store_parts(text, &split, previous);
+        self.whole.insert(at, (hash, index));
+        index
+    }
+
+    /// A list or an object stored as its parts' indices (`[3,4]`, `{"tools":5,"messages":6}`), each part
+    /// stored first, so that it comes before the value that refers to it.
+    pub(super) fn store_parts(
+        &mut self,
+        text: &[u8],
+        parts: &[Part],
+        previous: Option<u32>,
+    ) -> u32 {
+        // Each part is most likely the previous value's part at its place.
+        let (values, stored) = (&self.done.values, &self.done.parts);
+        let like = match previous.filter(|&previous| stored.binary_search(&previous).is_ok()) {
+            Some(previous) => part_indices(values[previous as usize].bytes()),
+            None => Vec::new(),
+        };
+        let mut indices = Vec::with_capacity(8 * parts.len() + 2);
+        indices.push(text[0]);
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                indices.push(b',');
+            }
+            // `"name":` for an object's field; nothing for a list's element.
+            indices.extend_from_slice(&text[part.key.clone()]);
+            let index = self.store(&text[part.value.clone()], like.get(k).copied());
+            number(&mut indices, index.into());
+        }
+        indices.push(text[text.len() - 1]);
+        self.intern(&indices, true, previous)
+    }
+}
+
+/// The length of value `index`'s whole text: of its text, or for a value stored by its parts (`parts`)
+/// its whole length as `lengths` notes it.
+pub(super) fn whole_length(values: &[Json], parts: &[u32], lengths: &[usize], index: u32) -> usize {
+    match parts.binary_search(&index) {
+        Ok(at) => lengths[at],
+        Err(_) => values[index as usize].bytes().len(),
+    }
+}
+
+/// A value at least this long (its JSON text, in bytes) may be written by its parts (see [`split`]):
+/// a conversation of two messages or more is, a single message and a plan of a few items are not.
+pub(super) const PARTS_FROM: usize = 512;
+
+/// One part of a list or an object as JSON text: `key` the field's name with its quotes and colon
+/// (empty for a list's element), `value` the span of its value.
+pub(super) struct Part {
+    pub(super) key: Range<usize>,
+    pub(super) value: Range<usize>,
+}
+
+/// The parts a value is written by, or `None` when it is written whole: a list whose first element is
+/// an object, and an object with a field that is split, once at least [`PARTS_FROM`] bytes long. The
+/// versions of the loop's conversation (the history, each prepared copy, each request) then share their
+/// messages, each stored once as a value of its own, where each version would repeat them all. Decided
+/// on the text alone, so that the same value is written the same way wherever it is (a local, a host
+/// entry, a part of another), and a list's first element is enough to tell a list of records from a
+/// list of numbers or names.
+pub(super) fn split(text: &[u8]) -> Option<Vec<Part>> {
+    if text.len() < PARTS_FROM {
+        return None;
+    }
+    match text[..2] {
+        [b'[', b'{'] => children(text),
+        [b'{', _] => children(text)
+            .filter(|fields| fields.iter().any(|field| split_kind(&text[field.value.clone()]))),
+        _ => None,
+    }
+}
+
+/// Whether [`split`] splits `text`; a list is told without reading it through.
+pub(super) fn split_kind(text: &[u8]) -> bool {
+    text.len() >= PARTS_FROM && (text.starts_with(b"[{") || split(text).is_some())
+}
+
+/// The elements of a list, or the fields of an object, in compact JSON as serde_json writes it (no
+/// white space); `None` for any other value.
+pub(super) fn children(text: &[u8]) -> Option<Vec<Part>> {
+    let object = match text.first() {
+        Some(b'[') => false,
+        Some(b'{') => true,
+        _ => return None,
+    };
+    let mut parts = Vec::with_capacity(8);
+    let mut i = 1;
+    while i < text.len() - 1 {
+        let key_start = i;
+        if object {
+            // `"name":`
+            i = string_end(text, i + 1) + 1;
+        }
+        let end = value_end(text, i);
+        parts.push(Part { key: key_start..i, value: i..end });
+        // Past the comma (or the closing bracket).
+        i = end + 1;
+    }
+    Some(parts)
+}
+
+/// Where the JSON value that starts at `i` ends: the comma or closing bracket after it (or the end).
+pub(super) fn value_end(text: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < text.len() {
+        match text[i] {
+            b'"' => i = string_end(text, i + 1),
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' | b',' if depth == 0 => return i,
+            b'}' | b']' => {
+                depth -= 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// Where a JSON string whose text starts at `i` (after its opening quote) ends: after its closing
+/// quote. Eight bytes are looked at a time: passed over whole when they hold neither a quote nor a
+/// backslash, else gone straight to the first that is one (most strings of a value are short keys).
+pub(super) fn string_end(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The high bit of each byte of `word` that is `byte`; a borrow can also set it in a byte after
+    // one that is, so only the lowest is sure, and only it is used.
+    let find = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & (ONES << 7)
+    };
+    loop {
+        while let Some(bytes) = text.get(i..i + 8) {
+            let word = u64::from_le_bytes(bytes.try_into().unwrap_or([b'"'; 8]));
+            let special = find(word, b'"') | find(word, b'\\');
+            if special != 0 {
+                i += special.trailing_zeros() as usize / 8;
+                break;
+            }
+            i += 8;
+        }
+        match text.get(i) {
+            None => return i,
+            Some(b'"') => return i + 1,
+            Some(b'\\') => i += 2,
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// The indices a value written by its parts holds, in order.
+pub(super) fn part_indices(stored: &[u8]) -> Vec<u32> {
+    let parts = children(stored).unwrap_or_default();
+    parts.iter().map(|part| index_at(&stored[part.value.clone()])).collect()
+}
+
+/// A value index written in decimal.
+pub(super) fn index_at(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, &digit| n * 10 + u32::from(digit - b'0'))
+}
+
+/// Where the whole text of value `index` ends if `text` has it at `at`, else `None`: a value written by
+/// its parts is compared part by part, as it is stored, without being written out whole.
+pub(super) fn matches(
+    values: &[Json],
+    parts: &[u32],
+    index: u32,
+    text: &[u8],
+    at: usize,
+) -> Option<usize> {
+    let stored = values[index as usize].bytes();
+    if parts.binary_search(&index).is_err() {
+        let end = at + stored.len();
+        return (end <= text.len() && same_bytes(&text[at..end], stored)).then_some(end);
+    }
+    let mut i = at;
+    let expect = |text: &[u8], bytes: &[u8], i: &mut usize| {
+        let end = *i + bytes.len();
+        let same = end <= text.len() && same_bytes(&text[*i..end], bytes);
+        *i = end;
+        same
+    };
+    if !expect(text, &stored[..1], &mut i) {
+        return None;
+    }
+    for (k, part) in children(stored)?.iter().enumerate() {
+        if (k > 0 && !expect(text, b",", &mut i))
+            || !expect(text, &stored[part.key.clone()], &mut i)
+        {
+            return None;
+        }
+        i = matches(values, parts, index_at(&stored[part.value.clone()]), text, i)?;
+    }
+    expect(text, &stored[stored.len() - 1..], &mut i).then_some(i)
+}
+
+/// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
+/// part's text in place of its index.
+pub(super) fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
+    let text = values[index as usize].bytes();
+    if parts.binary_search(&index).is_err() {
+        out.extend_from_slice(text);
+        return;
+    }
+    out.push(text[0]);
+    for (k, part) in children(text).unwrap_or_default().iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&text[part.key.clone()]);
+        plain(values, parts, index_at(&text[part.value.clone()]), out);
+    }
+    out.push(text[text.len() - 1]);
+}

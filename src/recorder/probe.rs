@@ -1,0 +1,185 @@
+//! What `#[traced]` hands the recorder: values as `Snapshot`s, host lists, and each probe's static facts.
+//!
+//! The compile-time checks the macro emits (`not_copy`, `a_vec`, `frozen`) live here too: each
+//! compiles only where the shortcut the macro takes is sound.
+
+use serde::Serialize;
+
+use super::trace::type_label;
+
+/// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
+/// makes the locals, rather than each probe building them: one call per probe instead of one per
+/// binding keeps the instrumented functions small, and nothing is copied while no one records.
+/// A model request as [`Snapshot::request_parts`] hands it over: its two fields in the order its JSON
+/// has them, each key with its value: the tools (the same at every call) and the prepared messages.
+pub struct RequestParts<'a> {
+    pub tools: (&'static str, &'a dyn Snapshot),
+    pub messages: (&'static str, &'a dyn HostList),
+}
+
+pub trait Snapshot {
+    /// The value's JSON text, appended to `out`.
+    fn write_json(&self, out: &mut Vec<u8>);
+    /// The type's full name (`std::any::type_name`); `type_label` makes it the type as a reader wrote it.
+    fn type_name(&self) -> &'static str;
+    /// A model request (`agent_types::Request`) hands `visit` its tools and its messages, and says
+    /// so: the recorder stores it from them (`Tables::request`). The tools are the same at each
+    /// call and the messages mostly the stored history's; writing the whole request only to find
+    /// these parts in its text again made its step the costliest of a loop trace.
+    /// The two parts are handed with their keys, as the value's JSON names them (`"tools"`, `"messages"`).
+    fn request_parts(&self, _visit: &mut dyn FnMut(RequestParts<'_>)) -> bool {
+        false
+    }
+}
+
+impl<T: Serialize + ?Sized> Snapshot for T {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        // Writing to a Vec cannot fail; a type whose Serialize refuses itself shows as null.
+        if serde_json::to_writer(&mut *out, self).is_err() {
+            out.truncate(start);
+            out.extend_from_slice(b"null");
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
+    }
+}
+
+/// A host-owned list (the plan, the history) as a probe hands it over: entry by entry, so that
+/// an entry that did not change is the same value as before.
+pub trait HostList {
+    /// Visits the entries from the `from`th on.
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot));
+    /// The list's type as a reader wrote it, as `type_label` gives it.
+    fn type_label(&self) -> &'static str;
+    /// Where its entries lie, how many there are, and their type: two lists with the same span hold
+    /// the very same entries (see `settled`).
+    fn span(&self) -> Span;
+}
+
+/// See [`HostList::span`].
+pub(super) type Span = (usize, usize, &'static str);
+
+pub(super) fn span_of<T>(entries: &[T]) -> Span {
+    (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
+}
+
+impl<T: Serialize> HostList for Vec<T> {
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().skip(from).for_each(|entry| visit(entry));
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+
+    fn span(&self) -> Span {
+        span_of(self)
+    }
+}
+
+impl<T: Serialize> HostList for [T] {
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        self.iter().skip(from).for_each(|entry| visit(entry));
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+
+    fn span(&self) -> Span {
+        span_of(self)
+    }
+}
+
+/// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
+/// `messages: &[Message]`): the local is this reference, so `same_list` finds it.
+impl<T: Serialize> HostList for &[T] {
+    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+        (**self).each(from, visit);
+    }
+
+    fn type_label(&self) -> &'static str {
+        type_label(std::any::type_name::<Self>())
+    }
+
+    fn span(&self) -> Span {
+        span_of(self)
+    }
+}
+
+/// Whether a local is the very list a host field reads (the same object of the same type): then its JSON is
+/// the field's entries joined, and need not be written again.
+pub(super) fn same_list(local: &dyn Snapshot, list: &dyn HostList) -> bool {
+    std::ptr::addr_eq(local as *const dyn Snapshot, list as *const dyn HostList)
+        && type_label(local.type_name()) == list.type_label()
+}
+
+/// What `#[traced]` knows about one probe at compile time.
+pub struct Probe {
+    pub line: u32,
+    /// The bindings in scope, in declaration order.
+    pub names: &'static [&'static str],
+    /// The bindings this probe's statement mentions: after it runs, only these may have changed.
+    pub mentions: &'static [&'static str],
+    /// Bindings that may have changed since the call's previous step other than by that step's
+    /// statement (a loop header run again, a jump out of a nested block).
+    pub fresh: &'static [&'static str],
+    /// Until the call's next step, nothing of the call runs but this probe's statement (it holds no
+    /// block and no jump, and no loop's header runs after it): a binding it does not mention keeps
+    /// the value this step gives it, whatever runs meanwhile (see [`request`]).
+    pub alone: bool,
+    /// The host fields the function can reach here (`#[traced(host(items = state.items))]`): each
+    /// field's name and the binding it is reached through. `step` is handed the lists, in this order.
+    pub host: &'static [(&'static str, &'static str)],
+    /// What the statement tells beyond these fields: most tell nothing more and share
+    /// [`Hints::NONE`], which keeps the many probes' static data small.
+    pub hints: &'static Hints,
+}
+
+/// What some probes' statements tell the recorder beyond [`Probe`]'s fields.
+pub struct Hints {
+    /// The binding this probe's statement only appends to (`history.push(message);`, asserted a
+    /// `Vec`): at the call's next step, the entries it had are unchanged. Nothing else can run in
+    /// between (`#[traced]` leaves out a push in a loop whose header mentions the binding).
+    pub appends: Option<&'static str>,
+    /// The binding this probe's statement returns as it is (`Ok(prepared)`): the call's return
+    /// value is its value at this step.
+    pub returns: Option<&'static str>,
+    /// A binding the statement just before this one changed at one element only (`prepared[0]
+    /// .content = ...;`, asserted a `Vec`), and where: that element is handed to `step`, and the
+    /// other elements are the ones the binding had.
+    pub element: Option<(&'static str, usize)>,
+    /// A binding the statement just before this one made as a copy of another, and that other
+    /// (`let prepared = messages.to_vec();`): the two have the same value.
+    pub copy: Option<(&'static str, &'static str)>,
+}
+
+impl Hints {
+    pub const NONE: Hints = Hints { appends: None, returns: None, element: None, copy: None };
+}
+
+/// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it
+/// where a statement only appends to a binding.
+pub fn a_vec<T>(_: &Vec<T>) {}
+
+/// Compiles only for a type without a single-thread cell inside (`Cell`, `RefCell`, `OnceCell`,
+/// `UnsafeCell` all lack `RefUnwindSafe`): `#[traced]` calls it for each binding it writes once and
+/// never again (a shared reference that is not `mut`), which is right only if nothing can change
+/// behind it. `Mutex`, `RwLock` and the atomics are `RefUnwindSafe` and get past it: do not hand a
+/// traced function one behind a shared reference.
+pub fn frozen<T: ?Sized + std::panic::RefUnwindSafe>(_: &T) {}
+
+/// Compiles only for a type that is not `Copy`: `#[traced]` calls it where it lists a binding as
+/// moved, so a `Copy` value can never be shown as moved (two impls apply to a `Copy` type, and the
+/// call's type parameter `A` cannot be inferred).
+pub fn not_copy<T: ?Sized + NotCopy<A>, A>(_: &T) {}
+
+#[doc(hidden)]
+pub trait NotCopy<A> {}
+impl<T: ?Sized> NotCopy<()> for T {}
+#[doc(hidden)]
+pub struct IsCopy;
+impl<T: Copy> NotCopy<IsCopy> for T {}

@@ -1,0 +1,230 @@
+//! The recording's tables: each distinct value stored once (by the hash of its JSON text), bindings,
+//! scopes and host views, so that a step is a few indices.
+
+use super::parts::{children, index_at, whole_length};
+use super::probe::{HostList, Snapshot};
+use super::trace::{Binding, HostView, Json, Recording};
+use super::Slot;
+
+/// The tables a recording fills, with the indexes that keep each entry unique.
+#[derive(Default)]
+pub(super) struct Tables {
+    pub(super) done: Recording,
+    /// Each value by the hash of its text.
+    pub(super) values: ByHash,
+    /// The values `store` wrote by their parts, by the hash of their whole text.
+    pub(super) whole: Vec<(u64, u32)>,
+    /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
+    pub(super) lengths: Vec<usize>,
+    /// Where a value is written to be compared or stored.
+    pub(super) scratch: Vec<u8>,
+    /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
+    pub(super) host_hashes: Vec<u64>,
+    /// The keys of a model request's two fields, as the first request stored gave them (`parts`).
+    pub(super) request_keys: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Tables {
+    /// Empty tables with room for a short trace's steps, and for a value's text: growing them a
+    /// few bytes or steps at a time (copying the steps each time) was a tenth of a short trace's
+    /// time natively.
+    pub(super) fn sized() -> Tables {
+        let done = Recording { steps: Vec::with_capacity(64), ..Recording::default() };
+        Tables { done, scratch: Vec::with_capacity(1024), ..Tables::default() }
+    }
+
+    /// The index of `value`, stored if it is new; `previous` is the value it most likely is.
+    pub(super) fn value(&mut self, value: &dyn Snapshot, previous: Option<u32>) -> u32 {
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        value.write_json(&mut text);
+        let index = self.store(&text, previous);
+        self.scratch = text;
+        index
+    }
+
+    /// The index of `text`, stored if it is new; `by_parts` tells a value written by its parts
+    /// (`[3,4]`, two indices) from the same text written whole (a list of two numbers).
+    pub(super) fn intern(&mut self, text: &[u8], by_parts: bool, previous: Option<u32>) -> u32 {
+        let values = &mut self.done.values;
+        let parts = &mut self.done.parts;
+        let same = |index: u32| {
+            same_bytes(values[index as usize].bytes(), text)
+                && parts.binary_search(&index).is_ok() == by_parts
+        };
+        // A value written again is most often what it was: one comparison, and no hash.
+        if let Some(previous) = previous {
+            if same(previous) {
+                return previous;
+            }
+        }
+        let hash = mix(text_hash(text), u64::from(by_parts));
+        if let Some(index) = self.values.find(hash, same) {
+            return index;
+        }
+        let index = values.len() as u32;
+        if by_parts {
+            // Its parts' whole lengths in place of their indices.
+            let mut length = text.len();
+            for part in children(text).unwrap_or_default() {
+                let digits = &text[part.value];
+                let part = index_at(digits);
+                length -= digits.len();
+                length += whole_length(values, parts, &self.lengths, part);
+            }
+            parts.push(index);
+            self.lengths.push(length);
+        }
+        values.push(Json(text.into()));
+        self.values.add(hash, index);
+        index
+    }
+
+    pub(super) fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
+        let bindings = &mut self.done.bindings;
+        // Each label is one static text (`type_label`), so the same binding is nearly always the
+        // same two addresses.
+        let same_texts = |b: &Binding| std::ptr::eq(b.name, name) && std::ptr::eq(b.ty, ty);
+        let found = bindings.iter().position(same_texts);
+        let found = found.or_else(|| bindings.iter().position(|b| b.name == name && b.ty == ty));
+        found.unwrap_or_else(|| {
+            bindings.push(Binding { name, ty });
+            bindings.len() - 1
+        }) as u32
+    }
+
+    // Scopes and host views are few (one per distinct set of bindings, one per host change):
+    // a search costs less than a hash table's code.
+    /// The scope of `locals`' bindings; most steps keep the scope of the call's previous step, `latest`.
+    pub(super) fn scope(&mut self, latest: u32, locals: &[Slot]) -> u32 {
+        let scopes = &mut self.done.scopes;
+        let same =
+            |scope: &Vec<u32>| scope.iter().copied().eq(locals.iter().map(|slot| slot.binding));
+        if scopes.get(latest as usize).is_some_and(same) {
+            return latest;
+        }
+        scopes.iter().position(same).unwrap_or_else(|| {
+            scopes.push(locals.iter().map(|slot| slot.binding).collect());
+            scopes.len() - 1
+        }) as u32
+    }
+
+    pub(super) fn host(&mut self, view: HostView) -> u32 {
+        let hash = view.iter().fold(0, |hash, field| {
+            let numbers = field.entries.iter().chain(&field.was);
+            let hash = numbers.fold(hash, |hash, &n| mix(hash, u64::from(n)));
+            mix(hash, text_hash(field.changes.as_bytes()))
+        });
+        let hosts = &mut self.done.hosts;
+        let same = |(known, view_hash): (&HostView, &u64)| *view_hash == hash && *known == view;
+        let found = hosts.iter().zip(&self.host_hashes).position(same);
+        found.unwrap_or_else(|| {
+            hosts.push(view);
+            self.host_hashes.push(hash);
+            hosts.len() - 1
+        }) as u32
+    }
+
+    /// The entries of a host list, as value indices; `like` is what each most likely is, by place, and
+    /// the first `kept` of it are known to be unchanged.
+    pub(super) fn entries(&mut self, list: &dyn HostList, like: &[u32], kept: usize) -> Vec<u32> {
+        let mut entries = like[..kept].to_vec();
+        list.each(kept, &mut |entry| {
+            let previous = like.get(entries.len()).copied();
+            entries.push(self.value(entry, previous));
+        });
+        entries
+    }
+}
+
+/// Values by the hashes of their texts: an open-addressing table, at most half full, each slot a value's
+/// index plus one (zero when free), and each value's hash by index. A list sorted by hash moved half
+/// its entries at each new value, a cost that grew with the trace (a loop trace has hundreds).
+#[derive(Default)]
+pub(super) struct ByHash {
+    slots: Vec<u32>,
+    hashes: Vec<u64>,
+}
+
+impl ByHash {
+    /// The value of hash `hash` that is `same` (at most one is: each value is stored once).
+    pub(super) fn find(&self, hash: u64, mut same: impl FnMut(u32) -> bool) -> Option<u32> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = hash as usize & mask;
+        loop {
+            let index = self.slots[at].checked_sub(1)?;
+            if self.hashes[index as usize] == hash && same(index) {
+                return Some(index);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Adds value `index`, the next one, of hash `hash`.
+    pub(super) fn add(&mut self, hash: u64, index: u32) {
+        self.hashes.push(hash);
+        if self.hashes.len() * 2 > self.slots.len() {
+            // Twice as many slots, and every value again in the order added.
+            self.slots = vec![0; (self.slots.len() * 2).max(64)];
+            for (index, &hash) in self.hashes.iter().enumerate() {
+                place(&mut self.slots, hash, index as u32);
+            }
+        } else {
+            place(&mut self.slots, hash, index);
+        }
+    }
+}
+
+/// Puts value `index` in the first free slot from its hash's own.
+pub(super) fn place(slots: &mut [u32], hash: u64, index: u32) {
+    let mask = slots.len() - 1;
+    let mut at = hash as usize & mask;
+    while slots[at] != 0 {
+        at = (at + 1) & mask;
+    }
+    slots[at] = index + 1;
+}
+
+/// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
+/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time. (An
+/// object's keys are found by it too, as `value::MapBuilder` reads them.)
+pub(super) fn text_hash(bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
+    let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {
+        mix(hash, u64::from_le_bytes(word.try_into().unwrap_or_default()))
+    });
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    hash = mix(hash, u64::from_le_bytes(tail));
+    hash
+}
+
+/// Whether two texts are the same, eight bytes at a time (the module's `memcmp` compares one byte at
+/// a time, and values are compared whole each time they are written again).
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+    let (mut words_a, mut words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    a.len() == b.len()
+        && words_a.by_ref().zip(words_b.by_ref()).all(|(x, y)| word(x) == word(y))
+        && words_a.remainder().iter().eq(words_b.remainder())
+}
+
+/// Two texts the compiler gave (binding names, type names): the same static text needs no comparing.
+pub(super) fn same_static(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// Whether two lists of value indices are the same, compared as numbers (slices of numbers compare
+/// with the module's `memcmp`, a byte at a time).
+pub(super) fn same_indices(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+pub(super) fn is_in(names: &[&str], name: &str) -> bool {
+    names.iter().any(|known| same_static(known, name))
+}
+
+/// One step of FxHash: `word` mixed into `hash`.
+pub(super) fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
