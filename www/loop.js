@@ -11,10 +11,9 @@ import { IDLE, hostAt } from './replay.js';
 /** @typedef {import('./pkg/todo_trace.js').HostEvent} HostEvent */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./replay.js').Change} Change */
-/** @typedef {{type: 'text', text: string} | {type: 'tool_use', id: string, name: string, input: unknown}
- *   | {type: 'tool_result', tool_use_id: string, content: string, is_error: boolean}} Block */
-/** @typedef {{role: 'user' | 'assistant', content: string | Block[]}} Message */
-/** @typedef {{id: string, content: string, status: string}} Todo */
+/** @typedef {import('./pkg/todo_trace.js').Block} Block */
+/** @typedef {import('./pkg/todo_trace.js').Message} Message */
+/** @typedef {import('./pkg/todo_trace.js').Todo} Todo */
 
 /** The host decisions a reader can pause on, in the order the checkboxes list them. @type {HostEvent[]} */
 export const HOST_EVENTS = ['plan-written', 'plan-refused', 'ask', 'refused', 'reminder', 'call-limit', 'answered'];
