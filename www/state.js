@@ -3,7 +3,7 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
-import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, tracedSymbols } from './replay.js';
+import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, shownSymbol, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Given} Given */
@@ -95,6 +95,9 @@ export function editorText(edits, data) {
 
 /** The trace the debugger shows. */
 export const shownTrace = (/** @type {State} */ state) => (state.showingOwn && state.own ? state.own.trace : state.scenarioTrace);
+
+/** The listing the code pane shows: the function of the current step, else the figure's own. */
+export const shownSymbolOf = (/** @type {State} */ state) => shownSymbol(shownTrace(state).steps, state.pos, state.setting.figure.symbol);
 
 /** The editor's text for the chosen scenario's data. */
 export const scenarioText = (/** @type {State} */ state) => editorText(state.setting.figure.edits, state.scenarioTrace.data);
