@@ -1,9 +1,9 @@
-// A figure's view: its parts laid out once (caption, things to try, chooser, bar, code and side panes, setup), and render(state), which brings each piece to a state.
+// A figure's view: its parts laid out once (caption, notice, things to try, chooser, bar, code and side panes, setup), and render(state), which brings each piece to a state.
 // @ts-check
 import { COMMANDS, KEYS, createBar } from './bar.js';
 import { createCodePane } from './code-pane.js';
 import { createPanes } from './panes.js';
-import { afterNextFrame, el, nextTask, richText } from './render.js';
+import { afterNextFrame, el, nextTask, problemNotice, richText } from './render.js';
 import { createSetup } from './setup.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
@@ -20,15 +20,15 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
 
 /**
  * Builds a figure's view. `number` 0 leaves the caption unnumbered; `resolve` turns the words' {line:…} and
- * {scenario:…} into text; `showMe[i]` sets
+ * {scenario:…} into text; `problems` are the values the figure could not use, listed in its notice; `showMe[i]` sets
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
  * (`choose`) and the editor's Run or Debug (`onRun`), which need a trace. Returns `{root, render(state),
  * focusRefusal(), revealRun(refused)}`.
  * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
- *   resolve: (kind: string, arg: string) => string, showMe: (() => void)[],
+ *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
  *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void}} options
  */
-export function createView({ setting, isLoop, number, t, words, entry, resolve, showMe, dispatch, choose, onRun }) {
+export function createView({ setting, isLoop, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun }) {
   const { figure, scenarios } = setting;
   const captionId = `${figure.id}-caption`;
   const bar = createBar({ t, isLoop, dispatch });
@@ -41,6 +41,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     // tabindex -1: a click anywhere in the figure focuses it, so its keys work without hunting for a control.
     { 'data-figure': figure.id, class: 'debugger', tabindex: '-1', 'aria-labelledby': captionId, onkeydown: onKey },
     el('figcaption', { id: captionId }, number ? [el('strong', { text: t.figure(number) }), ' '] : [], richText(words.caption, resolve)),
+    problemNotice(problems, t),
     // The things to try sit just above the controls they use.
     el('details', { class: 'tries', open: '' }, el('summary', { text: t.tries }), el('ul', {}, words.tries.map((item, i) =>
       el('li', {}, richText(item.text, resolve), ' ', el('button', {

@@ -20,9 +20,10 @@ export { KEYS } from './bar.js';
 
 /**
  * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
- * references `scenarioLabel` resolves. `link` is its place as read from the URL; whatever in it does not fit this figure is
- * ignored and reported through `problems`. `onMove` is called after every move, `onChange` after a breakpoint,
- * scenario or reader's-input change. `kept` is what `keep()` returned before the page was rebuilt in another language, or undefined. `number` 0
+ * references `scenarioLabel` resolves. `link` is its place as read from the URL or the element's attributes; whatever
+ * in it does not fit this figure is left out and added to `problems`, which the figure's notice lists (with those
+ * the caller put there). `onMove` is called after every move, `onChange` after a breakpoint, scenario or reader's-input
+ * change. `kept` is what `keep()` returned before the page was rebuilt in another language, or undefined. `number` 0
  * leaves the caption unnumbered. `data`, an author's own data for the figure (embed.js), is traced with traceValue
  * and shown as a run of one's own. `traced` holds traces already made, by scenario id (embed.js makes the default
  * scenario's in a task before this one). Returns `{root, place(), keep()}`.
@@ -116,6 +117,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     words,
     entry: api.source(figure.entry),
     resolve,
+    problems,
     showMe,
     dispatch,
     choose: (scenario) => dispatch({ type: 'choose', scenario, trace: traceOf(scenario) }),

@@ -69,8 +69,9 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
 
 /**
  * A figure's place as a link holds it (link.js reads it): the scenario (null: the default), breakpoint keys, and the
- * step, counted from 1 like the timeline ("end": finished, null: not started).
- * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null}} Place
+ * step, counted from 1 like the timeline ("end": finished, null: not started). `attributes`: the place was read from
+ * the element's attributes (embed.js), not a link, so what does not fit is named as they name it.
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, attributes?: true}} Place
  */
 
 /**
@@ -196,30 +197,35 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
   const { figure, scenarios } = setting;
   /** @type {{name: string, value: string}[]} */
   const problems = [];
+  // Named as the link's parameters, or as the element's attributes (a breakpoint there is its line number).
+  const names = link.attributes
+    ? { scenario: 'scenario', bp: 'breakpoints', on: 'breakpoints', step: 'step' }
+    : { scenario: figure.id, bp: `${figure.id}.bp`, on: `${figure.id}.on`, step: `${figure.id}.step` };
   let scenario = setting.defaultScenario;
   if (link.scenario !== null) {
     if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
-    else problems.push({ name: figure.id, value: link.scenario });
+    else problems.push({ name: names.scenario, value: link.scenario });
   }
   /** @type {Set<string>} */
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
     if (key.startsWith('on:')) {
       if (setting.events.has(key.slice(3))) breakpoints.add(key);
-      else problems.push({ name: `${figure.id}.on`, value: key.slice(3) });
+      else problems.push({ name: names.on, value: key.slice(3) });
       continue;
     }
     const [symbol, line] = key.split('.');
     // The key written back must be the one read: "validate_todos.045" is not line 45's.
     if (setting.breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
-    else problems.push({ name: `${figure.id}.bp`, value: key });
+    else problems.push({ name: names.bp, value: link.attributes ? key.slice(symbol.length + 1) : key });
   }
   const scenarioTrace = traceOf(scenario);
+  // A step counts from 1 (0: not started, as the timeline has it), up to one past the last step (finished).
   let pos = IDLE;
   const total = scenarioTrace.steps.length;
   if (link.step === 'end') pos = total;
-  else if (link.step !== null && link.step <= total + 1) pos = link.step - 1;
-  else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: String(link.step) });
+  else if (Number.isInteger(link.step) && Number(link.step) >= 0 && Number(link.step) <= total + 1) pos = Number(link.step) - 1;
+  else if (link.step !== null) problems.push({ name: names.step, value: String(link.step) });
 
   /** @type {State} */
   let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false, frame: null };
