@@ -13,7 +13,7 @@ import { createSetup } from './setup.js';
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Action} Action */
 
-// The highlighter (code.js) loads beside the page instead of holding it up; see colourListings.
+// The highlighter (code.js) loads beside the page instead of holding it up; see the end of createView.
 const highlighter = import('./code.js');
 
 const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift+${event.key}` : event.key);
