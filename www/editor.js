@@ -20,8 +20,8 @@ function offsetOf(text, line, column) {
 
 /**
  * Builds the editor. `label` says what the text is; `onEdit(text)` is called as the reader types, `onRun(command)`
- * with "run" or "debug", `onReset()` by the reset button. Returns `{root, textarea, showError(error, focus),
- * clearError()}`.
+ * with "run" or "debug", `onReset()` by the reset button. Returns `{root, textarea, errorBox, showError(error),
+ * focusError(), clearError()}`.
  * @param {{id: string, t: Words, label: string, onEdit: (text: string) => void, onRun: (command: 'run' | 'debug') => void, onReset: () => void}} options
  */
 export function createEditor({ id, t, label, onEdit, onRun, onReset }) {
@@ -91,21 +91,31 @@ export function createEditor({ id, t, label, onEdit, onRun, onReset }) {
     if (y < textarea.scrollTop || y > textarea.scrollTop + height) textarea.scrollTop = Math.max(0, y - height / 2);
   }
 
+  /** @type {{line: number, column: number} | null} */
+  let place = null; // where the refusal shown starts, if it says
+
   return {
     root,
     textarea,
-    /** Shows a refused text's `{code, message, line?, column?}`; with `focus`, the caret goes to its place. @param {ErrorInfo} error @param {boolean} focus */
-    showError({ code, message, line, column }, focus) {
-      const placed = line !== undefined && column !== undefined;
+    /** The box that shows a refusal. */
+    errorBox: error,
+    /** Shows a refused text's `{code, message, line?, column?}`, the caret at its place. @param {ErrorInfo} refusal */
+    showError({ code, message, line, column }) {
+      place = line !== undefined && column !== undefined ? { line, column } : null;
       error.replaceChildren(
         el('p', {}, el('strong', { text: w.refused }), ' ', el('code', { class: 'code', text: code }), t.colon, el('span', { class: 'message', text: message })),
-        ...(placed ? [el('button', { type: 'button', 'data-action': 'go-to-error', text: w.goTo(line, column), onclick: () => goTo(line, column, true) })] : []),
+        ...(place ? [el('button', { type: 'button', 'data-action': 'go-to-error', text: w.goTo(place.line, place.column), onclick: () => place && goTo(place.line, place.column, true) })] : []),
       );
       error.hidden = false;
       textarea.setAttribute('aria-invalid', 'true');
-      if (line !== undefined && column !== undefined) goTo(line, column, focus);
+      if (place) goTo(place.line, place.column, false);
+    },
+    /** Focuses the editor at the place of the refusal shown, if it has one (after the reader ran the text). */
+    focusError() {
+      if (place) goTo(place.line, place.column, true);
     },
     clearError() {
+      place = null;
       error.hidden = true;
       error.replaceChildren();
       textarea.removeAttribute('aria-invalid');

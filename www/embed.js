@@ -125,13 +125,34 @@ export function provide(api, lang, t) {
   if (!loadingWords.has(lang)) loadingWords.set(lang, Promise.resolve(t));
 }
 
-/** A place from the element's attributes: `scenario`, `breakpoints` (line numbers of the figure's function), `step` (from 1, or "end"). */
-function placeOf(/** @type {HTMLElement} */ node, /** @type {string} */ symbol) {
-  const step = node.getAttribute('step');
+/**
+ * A place from the element's attributes: `scenario`, `breakpoints` (line numbers of the figure's function), `step`
+ * (from 1, or "end"). A breakpoint or step that is not a whole number is left out and listed in `problems`; whether
+ * the rest fits the figure, openState decides.
+ * @param {HTMLElement} node @param {string} symbol
+ * @returns {{place: Place, problems: {name: string, value: string}[]}}
+ */
+function placeOf(node, symbol) {
+  /** @type {{name: string, value: string}[]} */
+  const problems = [];
+  const lines = (node.getAttribute('breakpoints') ?? '').split(/[\s,]+/).filter(Boolean).filter((line) => {
+    if (/^\d+$/.test(line)) return true;
+    problems.push({ name: 'breakpoints', value: line });
+    return false;
+  });
+  let step = node.getAttribute('step');
+  if (step !== null && step !== 'end' && !/^\d+$/.test(step)) {
+    problems.push({ name: 'step', value: step });
+    step = null;
+  }
   return {
-    scenario: node.getAttribute('scenario'),
-    breakpoints: (node.getAttribute('breakpoints') ?? '').split(/[\s,]+/).filter(Boolean).map((line) => breakpointKey(symbol, Number(line))),
-    step: step === null ? null : step === 'end' ? /** @type {const} */ ('end') : Number(step),
+    place: {
+      scenario: node.getAttribute('scenario'),
+      breakpoints: lines.map((line) => breakpointKey(symbol, Number(line))),
+      step: step === null || step === 'end' ? step : Number(step),
+      attributes: true,
+    },
+    problems,
   };
 }
 
@@ -156,6 +177,14 @@ export class TodoTraceFigure extends HTMLElement {
   /** @type {ReturnType<typeof createFigure> | null} */
   #controller = null;
   #builds = 0;
+  /** Counts the changes (`data`, an attribute) the figure must be built again for; see #shown. */
+  #changes = 0;
+  /** The #changes that the figure shown (or its failure) was built with; -1 before the first build. */
+  #shown = -1;
+  /** Whether a build has been asked for (a lazy figure waits for its first). */
+  #started = false;
+  /** What this element added to `problems` at its last build: taken out again by the next. @type {{name: string, value: string}[]} */
+  #reported = [];
   /** Settles once the shadow root has its style sheet, or has none to wait for. @type {Promise<unknown>} */
   #styled;
 
@@ -177,7 +206,7 @@ export class TodoTraceFigure extends HTMLElement {
 
   set data(value) {
     this.#data = { value };
-    if (this.isConnected) this.#build();
+    this.#changed();
   }
 
   connectedCallback() {
@@ -186,10 +215,19 @@ export class TodoTraceFigure extends HTMLElement {
       const { data } = /** @type {{data: unknown}} */ (/** @type {unknown} */ (this));
       delete (/** @type {{data?: unknown}} */ (/** @type {unknown} */ (this))).data;
       this.#data = { value: data };
+      this.#changes++;
     }
-    if (this.#controller) return;
-    if (this.lazy) this.#buildSoon();
+    // Back on a page as it was shown, the figure stays as the reader left it; anything changed while it was off the
+    // page (or a build it left before its turn) is built now.
+    if (this.#shown === this.#changes) return;
+    if (this.lazy && !this.#started) this.#buildSoon();
     else this.#build();
+  }
+
+  /** `data` or an attribute changed: on a page the figure is built again (in its turn); off one, when it joins one. */
+  #changed() {
+    this.#changes++;
+    if (this.isConnected && this.#started) this.#build();
   }
 
   /** Builds once the page's next frame is drawn, or when the element comes within 600 px of the viewport. */
@@ -209,7 +247,7 @@ export class TodoTraceFigure extends HTMLElement {
   }
 
   attributeChangedCallback(/** @type {string} */ _name, /** @type {string | null} */ before, /** @type {string | null} */ after) {
-    if (before !== after && this.#controller) this.#build();
+    if (before !== after) this.#changed();
   }
 
   /** The figure's place, for a link (state.js's placeOf); null before it is built. */
@@ -233,7 +271,9 @@ export class TodoTraceFigure extends HTMLElement {
    * page before its turn is built when it joins one again.
    */
   #build() {
+    this.#started = true;
     const build = ++this.#builds;
+    const changes = this.#changes;
     const lang = this.lang;
     const current = () => build === this.#builds && this.isConnected;
     const show = (/** @type {Api} */ api, /** @type {Words} */ t) =>
@@ -241,12 +281,16 @@ export class TodoTraceFigure extends HTMLElement {
         if (!current()) return;
         const traced = this.#firstTrace(api, lang);
         return () => {
-          if (current()) this.#show(api, lang, t, traced);
+          if (!current()) return;
+          this.#shown = changes;
+          this.#show(api, lang, t, traced);
         };
       });
     Promise.all([loadApi(), loadWords(lang), this.#styled]).then(
       ([api, t]) => show(api, t),
       (error) => {
+        if (!current()) return;
+        this.#shown = changes;
         this.error = error;
         this.#fail(String(error instanceof Error ? error.message : error));
       },
@@ -270,6 +314,11 @@ export class TodoTraceFigure extends HTMLElement {
 
   /** @param {Api} api @param {Lang} lang @param {Words} t @param {Map<string, Trace>} traced */
   #show(api, lang, t, traced) {
+    // What of the attributes (or the link) the figure cannot use: shown in its notice and listed in `problems`.
+    /** @type {{name: string, value: string}[]} */
+    const problems = [];
+    const asked = this.getAttribute('lang');
+    if (asked !== null && asked !== lang) problems.push({ name: 'lang', value: asked });
     try {
       const figures = api.figures();
       const id = this.getAttribute('figure');
@@ -282,27 +331,45 @@ export class TodoTraceFigure extends HTMLElement {
         if (!label) throw new Error(`the lesson text names an unknown scenario "${ref}"`);
         return t.quote(label);
       };
+      let link = this.link;
+      if (!link) {
+        const read = placeOf(this, figure.symbol);
+        link = read.place;
+        problems.push(...read.problems);
+      }
       const controller = createFigure({
         api, figure, lang, t,
         number: this.number,
         words: t.figures[figure.id],
-        link: this.link ?? placeOf(this, figure.symbol),
+        link,
         kept: this.kept,
         scenarioLabel,
-        problems: this.problems,
+        problems,
         data: this.#data ?? this.#jsonChild(),
         onMove: () => this.dispatchEvent(new Event('todo-trace-move')),
         onChange: () => this.dispatchEvent(new Event('todo-trace-change')),
         traced,
       });
       this.#controller = controller;
+      this.#report(problems);
       this.error = null;
       /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(controller.root);
       this.dispatchEvent(new Event('todo-trace-built'));
     } catch (error) {
+      this.#report(problems);
       this.error = error;
       this.#fail(t.pageFailed(error instanceof Error ? error.message : String(error)));
     }
+  }
+
+  /** Lists `problems` in `this.problems` (which the lesson page shares between its figures) in place of the last build's. @param {{name: string, value: string}[]} problems */
+  #report(problems) {
+    for (const problem of this.#reported) {
+      const at = this.problems.indexOf(problem);
+      if (at >= 0) this.problems.splice(at, 1);
+    }
+    this.problems.push(...problems);
+    this.#reported = problems;
   }
 
   /** The data of a `<script type="application/json">` child, if there is one; text that is not JSON is shown as a failure. */

@@ -14,12 +14,25 @@ export const LANGS = ['zh', 'en'];
 
 /**
  * Parses a query string. Returns `{lang, figures: {id: {scenario, breakpoints, step}}, problems}`;
- * a value that cannot be understood is left out and listed in `problems` as `{name, value}`.
+ * a value that cannot be understood is left out and listed in `problems` as `{name, value}`: a parameter that names
+ * nothing here, a second value where one is read, a language or a step that is not one. Whether a scenario or
+ * breakpoint fits its figure, the figure decides (state.js's openState).
  * @param {string} search @param {string[]} figureIds
  */
 export function readLink(search, figureIds) {
   const params = new URLSearchParams(search);
+  /** @type {{name: string, value: string}[]} */
   const problems = [];
+  // Each parameter read here: those read once (a second value is dropped), and those that repeat.
+  const once = new Set(['lang', ...figureIds, ...figureIds.map((id) => `${id}.step`)]);
+  const many = new Set(figureIds.flatMap((id) => [`${id}.bp`, `${id}.on`]));
+  /** @type {Set<string>} */
+  const seen = new Set();
+  for (const [name, value] of params) {
+    if (many.has(name)) continue;
+    if (!once.has(name) || seen.has(name)) problems.push({ name, value });
+    seen.add(name);
+  }
   const asked = params.get('lang') ?? LANGS[0];
   const lang = LANGS.find((l) => l === asked) ?? LANGS[0];
   if (lang !== asked) problems.push({ name: 'lang', value: asked });

@@ -5,24 +5,21 @@
 // decisions on the steps, each model call's request with the messages that differ from the stored history, and
 // each final item's claim against the evidence. These functions look them up and lay them out.
 import { el, hidden, jsonText } from './render.js';
-import { IDLE, hostAt } from './replay.js';
+import { IDLE, hostAt, hostFields } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').HostEvent} HostEvent */
 /** @typedef {import('./text-en.js').Words} Words */
 /** @typedef {import('./replay.js').Change} Change */
-/** @typedef {{type: 'text', text: string} | {type: 'tool_use', id: string, name: string, input: unknown}
- *   | {type: 'tool_result', tool_use_id: string, content: string, is_error: boolean}} Block */
-/** @typedef {{role: 'user' | 'assistant', content: string | Block[]}} Message */
-/** @typedef {{id: string, content: string, status: string}} Todo */
+/** @typedef {import('./pkg/todo_trace.js').Block} Block */
+/** @typedef {import('./pkg/todo_trace.js').Message} Message */
+/** @typedef {import('./pkg/todo_trace.js').Todo} Todo */
 
 /** The host decisions a reader can pause on, in the order the checkboxes list them. @type {HostEvent[]} */
 export const HOST_EVENTS = ['plan-written', 'plan-refused', 'ask', 'refused', 'reminder', 'call-limit', 'answered'];
 
-/** A host field's entries at `pos`. @param {Trace} trace @param {number} pos @param {string} name */
-function field(trace, pos, name) {
-  return hostAt(trace, pos).find((f) => f.field === name)?.entries ?? [];
-}
+/** A field's entries in a host state as hostAt or hostFields give it. @param {import('./replay.js').HostField[]} fields @param {string} name */
+const field = (fields, name) => fields.find((f) => f.field === name)?.entries ?? [];
 
 /** The steps that carry a host decision: the timeline's event marks. @param {Trace} trace */
 export const eventSteps = (trace) => trace.steps.flatMap((step, i) => (step.decisions?.length ? [i] : []));
@@ -71,14 +68,17 @@ function callNames(messages) {
   return names;
 }
 
-/** The stored history at `pos`, as a conversation, entries new since the previous step marked. @param {Trace} trace @param {number} pos @param {Words} t */
-export function conversationPane(trace, pos, t) {
-  const entries = field(trace, pos, 'messages');
+/**
+ * The stored history in a recorded host state (replay.js's hostViewAt), as a conversation, entries new since the
+ * previous step marked; `idle`: before the first step, `ended`: after the last.
+ * @param {Trace} trace @param {number} view @param {boolean} idle @param {boolean} ended @param {Words} t
+ */
+export function conversationPane(trace, view, idle, ended, t) {
+  const entries = field(hostFields(trace, view, idle), 'messages');
   if (entries.length === 0) return [el('p', { class: 'empty', text: t.loop.noHistory })];
   const messages = entries.map((e) => /** @type {Message} */ (e.value));
   const calls = callNames(messages);
-  // After the end nothing is new (hostAt marks there what the whole run did: every message).
-  const ended = pos >= trace.steps.length;
+  // After the end nothing is new (the state there is marked with what the whole run did: every message).
   return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], ended ? '.' : e.change, calls, t))))];
 }
 
@@ -107,7 +107,7 @@ const STATUS_MARK = /** @type {Record<string, string>} */ ({ pending: '☐', in_
 
 /** The host's plan at `pos` as a checklist, and what the last update did to it. @param {Trace} trace @param {number} pos @param {Words} t */
 export function planPane(trace, pos, t) {
-  const items = field(trace, pos, 'items').map((e) => /** @type {Todo} */ (e.value));
+  const items = field(hostAt(trace, pos), 'items').map((e) => /** @type {Todo} */ (e.value));
   const update = pos === IDLE ? null : lastUpdate(trace, pos);
   const marks = update?.accepted ? planChange(trace, update.at) : '';
   const list = items.length === 0
@@ -126,21 +126,25 @@ export function planPane(trace, pos, t) {
   return [list, el('p', { class: update && !update.accepted ? 'update refused' : 'update', 'data-update': update ? (update.accepted ? 'accepted' : 'refused') : 'none', text: note })];
 }
 
-/** The request of the current or last model call at `pos`. @param {Trace} trace @param {number} pos */
-export function requestAt(trace, pos) {
+/** The index in `trace.requests` of the current or last model call at `pos`; -1 before the first step or the first call. @param {Trace} trace @param {number} pos */
+export function requestIndexAt(trace, pos) {
+  if (pos === IDLE) return -1;
   const requests = trace.requests ?? [];
   let found = -1;
   requests.forEach((r, i) => {
     if (pos >= trace.steps.length || r.step <= pos) found = i;
   });
-  return found < 0 ? null : { index: found, request: requests[found] };
+  return found;
 }
 
-/** The request pane: the prepared messages (those that differ from the stored history highlighted) and the tools. @param {Trace} trace @param {number} pos @param {Words} t */
-export function requestPane(trace, pos, t) {
-  const at = pos === IDLE ? null : requestAt(trace, pos);
-  if (!at) return [el('p', { class: 'empty', text: t.loop.noRequest })];
-  const { index, request } = at;
+/**
+ * The request pane for the request at `index` (requestIndexAt): the prepared messages (those that differ from the
+ * stored history highlighted) and the tools.
+ * @param {Trace} trace @param {number} index @param {Words} t
+ */
+export function requestPane(trace, index, t) {
+  const request = trace.requests?.[index];
+  if (!request) return [el('p', { class: 'empty', text: t.loop.noRequest })];
   const messages = request.messages.map((v) => /** @type {Message} */ (trace.values[v]));
   const calls = callNames(messages);
   const tools = /** @type {{name: string, description: string, input_schema: unknown}[]} */ (trace.values[request.tools]);
@@ -162,10 +166,10 @@ export function requestPane(trace, pos, t) {
   ];
 }
 
-/** The final plan beside the evidence, once the run has ended. @param {Trace} trace @param {number} pos @param {Words} t @returns {Node[]} */
-export function evidencePane(trace, pos, t) {
+/** The final plan beside the evidence, once the run has `ended`. @param {Trace} trace @param {boolean} ended @param {Words} t @returns {Node[]} */
+export function evidencePane(trace, ended, t) {
   const claims = trace.claims ?? [];
-  if (pos < trace.steps.length) return [el('p', { class: 'empty', text: t.loop.atTheEnd })];
+  if (!ended) return [el('p', { class: 'empty', text: t.loop.atTheEnd })];
   const outcome = /** @type {{stop: string, calls: number, answer: string}} */ (trace.result.value);
   return [
     el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(outcome.stop, outcome.calls) }),

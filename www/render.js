@@ -235,3 +235,25 @@ export function outputPane(lines, t) {
   if (lines.length === 0) return [el('p', { class: 'empty', text: t.noOutput })];
   return [el('pre', { class: 'output', text: lines.join('\n') })];
 }
+
+/** The values a figure's notice lists at most, each cut to NOTICE_CHARS characters. */
+const NOTICE_VALUES = 5;
+const NOTICE_CHARS = 60;
+
+/**
+ * A figure's notice of the values (its attributes', or the link's) it could not use, or null when there are none.
+ * These are anyone's text, so the notice is bounded: each distinct value once, at most NOTICE_VALUES of them, each cut
+ * short, and each in a <bdi> so that its characters (U+202E, a right-to-left script) cannot reorder the sentence.
+ * @param {{name: string, value: string}[]} problems @param {Words} t
+ */
+export function problemNotice(problems, t) {
+  if (problems.length === 0) return null;
+  const distinct = [...new Map(problems.map((p) => [`${p.name}=${p.value}`, p])).values()];
+  const lines = distinct.slice(0, NOTICE_VALUES).map(({ name, value }) => {
+    const chars = [...String(value)];
+    const shown = chars.length > NOTICE_CHARS ? `${chars.slice(0, NOTICE_CHARS).join('')}…` : chars.join('');
+    return el('p', {}, t.problem(name, el('bdi', { text: shown })));
+  });
+  const more = distinct.length - lines.length;
+  return el('div', { class: 'problems', role: 'status', 'data-notice': '' }, lines, more > 0 ? el('p', { text: t.moreProblems(more) }) : null);
+}

@@ -159,18 +159,26 @@ export function localsOf(trace, step) {
 }
 
 /**
- * The host state at this position, each entry marked against the previous step. Before the first step it is
- * the first step's state with no marks; once finished, it is marked against the state before the call (the trace's
- * `effect`), so what the whole call did, an item left out for one, stays visible.
+ * Which recorded host state a position shows: its index in `trace.hosts`, or -1 when nothing ran. Before the first
+ * step it is the first step's; once finished, the state before the call (the trace's `effect`) when there is one,
+ * so what the whole call did stays visible.
  * @param {Trace} trace @param {number} pos
+ */
+export function hostViewAt(trace, pos) {
+  const { steps } = trace;
+  if (steps.length === 0) return -1;
+  return finished(steps, pos) && trace.effect !== undefined ? trace.effect : steps[Math.min(Math.max(pos, 0), steps.length - 1)].host;
+}
+
+/**
+ * A recorded host state, each entry marked against the previous step; with `idle` (before the first step) unmarked,
+ * and without the entries that step removed.
+ * @param {Trace} trace @param {number} view an index in `trace.hosts` (hostViewAt), -1 for none @param {boolean} idle
  * @returns {HostField[]}
  */
-export function hostAt(trace, pos) {
-  const { steps } = trace;
-  if (steps.length === 0) return [];
-  const idle = pos === IDLE;
-  const view = finished(steps, pos) && trace.effect !== undefined ? trace.hosts[trace.effect] : trace.hosts[steps[Math.max(pos, 0)].host];
-  return view.map(({ field, entries, changes, was }) => {
+export function hostFields(trace, view, idle) {
+  if (view < 0) return [];
+  return trace.hosts[view].map(({ field, entries, changes, was }) => {
     let changed = 0; // one `was` per "~", in order
     return {
       field,
@@ -185,15 +193,25 @@ export function hostAt(trace, pos) {
   });
 }
 
+/**
+ * The host state at this position, each entry marked against the previous step (hostViewAt, hostFields).
+ * @param {Trace} trace @param {number} pos
+ * @returns {HostField[]}
+ */
+export const hostAt = (trace, pos) => hostFields(trace, hostViewAt(trace, pos), pos === IDLE);
+
 /** The value a return step returned. @param {Trace} trace @param {Step} step */
 export const returned = (trace, step) => (step.value === undefined ? undefined : trace.values[step.value]);
 
-/** What the entry had printed by this position; the whole output once finished. @param {Trace} trace @param {number} pos */
-export function outputAt(trace, pos) {
-  if (pos === IDLE) return [];
-  if (finished(trace.steps, pos)) return trace.output;
-  return trace.output.slice(0, trace.steps[pos].outputLines ?? 0);
+/** How many lines the entry had printed by this position; all of them once finished. @param {Trace} trace @param {number} pos */
+export function outputCount(trace, pos) {
+  if (pos === IDLE) return 0;
+  if (finished(trace.steps, pos)) return trace.output.length;
+  return trace.steps[pos].outputLines ?? 0;
 }
+
+/** What the entry had printed by this position; the whole output once finished. @param {Trace} trace @param {number} pos */
+export const outputAt = (trace, pos) => trace.output.slice(0, outputCount(trace, pos));
 
 /**
  * @typedef {{kind: 'idle', total: number}

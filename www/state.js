@@ -3,7 +3,7 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
-import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, tracedSymbols } from './replay.js';
+import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, shownSymbol, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
 /** @typedef {import('./pkg/todo_trace.js').Given} Given */
@@ -69,8 +69,9 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
 
 /**
  * A figure's place as a link holds it (link.js reads it): the scenario (null: the default), breakpoint keys, and the
- * step, counted from 1 like the timeline ("end": finished, null: not started).
- * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null}} Place
+ * step, counted from 1 like the timeline ("end": finished, null: not started). `attributes`: the place was read from
+ * the element's attributes (embed.js), not a link, so what does not fit is named as they name it.
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, attributes?: true}} Place
  */
 
 /**
@@ -95,6 +96,9 @@ export function editorText(edits, data) {
 
 /** The trace the debugger shows. */
 export const shownTrace = (/** @type {State} */ state) => (state.showingOwn && state.own ? state.own.trace : state.scenarioTrace);
+
+/** The listing the code pane shows: the function of the current step, else the figure's own. */
+export const shownSymbolOf = (/** @type {State} */ state) => shownSymbol(shownTrace(state).steps, state.pos, state.setting.figure.symbol);
 
 /** The editor's text for the chosen scenario's data. */
 export const scenarioText = (/** @type {State} */ state) => editorText(state.setting.figure.edits, state.scenarioTrace.data);
@@ -193,30 +197,35 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
   const { figure, scenarios } = setting;
   /** @type {{name: string, value: string}[]} */
   const problems = [];
+  // Named as the link's parameters, or as the element's attributes (a breakpoint there is its line number).
+  const names = link.attributes
+    ? { scenario: 'scenario', bp: 'breakpoints', on: 'breakpoints', step: 'step' }
+    : { scenario: figure.id, bp: `${figure.id}.bp`, on: `${figure.id}.on`, step: `${figure.id}.step` };
   let scenario = setting.defaultScenario;
   if (link.scenario !== null) {
     if (scenarios.some((s) => s.id === link.scenario)) scenario = link.scenario;
-    else problems.push({ name: figure.id, value: link.scenario });
+    else problems.push({ name: names.scenario, value: link.scenario });
   }
   /** @type {Set<string>} */
   const breakpoints = new Set();
   for (const key of link.breakpoints) {
     if (key.startsWith('on:')) {
       if (setting.events.has(key.slice(3))) breakpoints.add(key);
-      else problems.push({ name: `${figure.id}.on`, value: key.slice(3) });
+      else problems.push({ name: names.on, value: key.slice(3) });
       continue;
     }
     const [symbol, line] = key.split('.');
     // The key written back must be the one read: "validate_todos.045" is not line 45's.
     if (setting.breakable.get(symbol)?.has(Number(line)) && key === breakpointKey(symbol, Number(line))) breakpoints.add(key);
-    else problems.push({ name: `${figure.id}.bp`, value: key });
+    else problems.push({ name: names.bp, value: link.attributes ? key.slice(symbol.length + 1) : key });
   }
   const scenarioTrace = traceOf(scenario);
+  // A step counts from 1 (0: not started, as the timeline has it), up to one past the last step (finished).
   let pos = IDLE;
   const total = scenarioTrace.steps.length;
   if (link.step === 'end') pos = total;
-  else if (link.step !== null && link.step <= total + 1) pos = link.step - 1;
-  else if (link.step !== null) problems.push({ name: `${figure.id}.step`, value: String(link.step) });
+  else if (Number.isInteger(link.step) && Number(link.step) >= 0 && Number(link.step) <= total + 1) pos = Number(link.step) - 1;
+  else if (link.step !== null) problems.push({ name: names.step, value: String(link.step) });
 
   /** @type {State} */
   let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false, frame: null };

@@ -21,6 +21,9 @@
 
 const words = {
   pageFailed: (/** @type {string} */ detail) => `Something went wrong and the debuggers cannot be shown. Details: ${detail}`,
+  /** A value of the figure's attributes or of the link that it cannot use: it opens without it. */
+  problem: (/** @type {string} */ name, /** @type {Node} */ value) => [name, '=', value, ' was not understood and is ignored.'],
+  moreProblems: (/** @type {number} */ count) => (count === 1 ? '1 more value was not understood; it is ignored too.' : `${count} more values were not understood; they are ignored too.`),
   figure: (/** @type {number} */ n) => `Figure ${n}`,
   scenario: 'Scenario',
   controlsLabel: 'Debugger controls',

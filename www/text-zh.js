@@ -12,6 +12,9 @@
 /** @type {import('./text-en.js').Words} */
 export default {
   pageFailed: (detail) => `页面出错了，调试器无法显示。详情：${detail}`,
+  /** A value of the figure's attributes or of the link that it cannot use: it opens without it. */
+  problem: (/** @type {string} */ name, /** @type {Node} */ value) => [name, '=', value, ' 无法识别，已忽略。'],
+  moreProblems: (/** @type {number} */ count) => `另有 ${count} 个值无法识别，也已忽略。`,
   figure: (n) => `图 ${n}`,
   scenario: '场景',
   controlsLabel: '调试控制',

@@ -233,4 +233,15 @@ describe('deep links', () => {
     assert.deepEqual(problems, [{ name: 'lang', value: 'fr' }, { name: 'write.step', value: 'abc' }]);
     assert.equal(figures.write.step, null);
   });
+
+  test('a parameter that names nothing, or a second value where one is read, is reported too', () => {
+    const { problems, figures } = readLink('?write=active&write=replace&colour=blue&write.step=2&write.step=3&lang=en&lang=zh&write.bp=a&write.bp=b', ['write']);
+    assert.deepEqual(problems, [
+      { name: 'write', value: 'replace' },
+      { name: 'colour', value: 'blue' },
+      { name: 'write.step', value: '3' },
+      { name: 'lang', value: 'zh' },
+    ]);
+    assert.deepEqual(figures.write, { scenario: 'active', breakpoints: ['a', 'b'], step: 2 });
+  });
 });

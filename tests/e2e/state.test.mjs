@@ -70,6 +70,20 @@ describe('opening a figure', () => {
     assert.equal(end.pos, end.scenarioTrace.steps.length);
     assert.equal(placeOf(end).step, 'end');
   });
+
+  test('a step that is not a whole number from 0 to one past the last opens at the start, reported (issue 27)', () => {
+    for (const step of [-1, 3.5, -Infinity, Infinity, NaN, -0.5, 2 ** 53]) {
+      const { state, problems } = open('validate', { scenario: null, breakpoints: [], step });
+      assert.equal(state.pos, IDLE, String(step));
+      assert.deepEqual(problems, [{ name: 'validate.step', value: String(step) }]);
+    }
+    assert.equal(open('validate', { scenario: null, breakpoints: [], step: 0 }).state.pos, IDLE, 'step 0: not started, as the timeline has it');
+  });
+
+  test('a place read from the element\'s attributes names what does not fit as the attributes do', () => {
+    const { problems } = open('write', { scenario: 'nope', breakpoints: ['write_todos.99999'], step: 3.5, attributes: true });
+    assert.deepEqual(problems, [{ name: 'scenario', value: 'nope' }, { name: 'breakpoints', value: '99999' }, { name: 'step', value: '3.5' }]);
+  });
 });
 
 describe('the reducer', () => {
