@@ -1,6 +1,6 @@
 //! Property tests: LESSON.md's rules against a small reference model, and the input parser's promises.
 //!
-//! The model below is written from LESSON.md's table, not from `src/lesson.rs`. Its white space
+//! The model below is written from LESSON.md's table, not from `src/lesson/plan.rs`. Its white space
 //! is Unicode's White_Space property (PropList.txt), spelled out as a table: that is the set
 //! Rust's `str::trim` removes, and LESSON.md's "white space" is taken to mean exactly that. The
 //! generators lean on the edges: white space of every kind at both ends (and look-alikes that are

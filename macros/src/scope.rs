@@ -17,8 +17,8 @@ pub(crate) struct Binding {
     pub(crate) copy: bool,
     /// Not `mut`, and a shared reference by its declaration: its value cannot change while it is
     /// in scope, so no probe serializes it again. That needs a type without interior mutability:
-    /// no cell type is `ToJson`, so a `&Cell<_>` cannot be a binding at all
-    /// (tests/ui/interior_mutability.rs), and the lesson writes no `ToJson` for a type holding one.
+    /// each probe asserts `recorder::frozen` (`RefUnwindSafe`) of it, which the single-thread cells
+    /// lack (tests/ui/interior_mutability.rs).
     pub(crate) frozen: bool,
 }
 

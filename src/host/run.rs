@@ -26,7 +26,7 @@ pub struct Trace {
     pub data: Given,
     #[serde(flatten)]
     pub recording: Recording,
-    pub result: Outcome,
+    pub result: CallResult,
     /// The loop figure's final plan beside the evidence in its history (absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
@@ -35,7 +35,7 @@ pub struct Trace {
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
 #[derive(Serialize, Tsify, Clone, Debug)]
-pub struct Outcome {
+pub struct CallResult {
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional, type = "unknown")]
@@ -45,16 +45,16 @@ pub struct Outcome {
     pub error: Option<ErrorInfo>,
 }
 
-impl Outcome {
-    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> Outcome {
+impl CallResult {
+    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> CallResult {
         match result {
-            Ok(value) => Outcome { ok: true, value: Some(recorder::Json::of(&value)), error: None },
-            Err(error) => Outcome::failed(error.info(lang)),
+            Ok(value) => CallResult { ok: true, value: Some(recorder::Json::of(&value)), error: None },
+            Err(error) => CallResult::failed(error.info(lang)),
         }
     }
 
-    pub fn failed(error: ErrorInfo) -> Outcome {
-        Outcome { ok: false, value: None, error: Some(error) }
+    pub fn failed(error: ErrorInfo) -> CallResult {
+        CallResult { ok: false, value: None, error: Some(error) }
     }
 }
 
@@ -163,7 +163,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         ran: false,
         data: Given::of(figure.id, &data),
         recording: Recording::default(),
-        result: Outcome::failed(error),
+        result: CallResult::failed(error),
         claims: None,
     }
 }
@@ -183,9 +183,9 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     };
     let (recording, (result, claims)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
-            FigureId::Validate => (Outcome::of(run_validate(data, lang), lang), None),
-            FigureId::Write => (Outcome::of(run_write(data, lang), lang), None),
-            FigureId::Prepare => (Outcome::of(run_prepare(data, lang), lang), None),
+            FigureId::Validate => (CallResult::of(run_validate(data, lang), lang), None),
+            FigureId::Write => (CallResult::of(run_write(data, lang), lang), None),
+            FigureId::Prepare => (CallResult::of(run_prepare(data, lang), lang), None),
             FigureId::Loop => {
                 let result = run_agent(data, lang);
                 let claims = result.as_ref().ok().map(|outcome| {
@@ -197,7 +197,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                     .decide();
                     claims(outcome)
                 });
-                (Outcome::of(result, lang), claims)
+                (CallResult::of(result, lang), claims)
             }
         });
     Trace {

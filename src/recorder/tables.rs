@@ -186,8 +186,7 @@ pub(super) fn place(slots: &mut [u32], hash: u64, index: u32) {
 }
 
 /// A hash of a value's text, eight bytes at a time (FxHash's step): values reach tens of
-/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time. (An
-/// object's keys are found by it too, as `value::MapBuilder` reads them.)
+/// kilobytes in the loop figure, where a byte-at-a-time hash was a third of the trace's time.
 pub(super) fn text_hash(bytes: &[u8]) -> u64 {
     let mut words = bytes.chunks_exact(8);
     let mut hash = words.by_ref().fold(bytes.len() as u64, |hash, word| {

@@ -49,7 +49,7 @@ pub(super) fn write_raw<S: Serializer>(text: &str, serializer: S) -> Result<S::O
     raw.end()
 }
 
-/// What [`Json::get`] shows for text that is not UTF-8 (a bug: `ToJson` writes none).
+/// What [`Json::get`] shows for text that is not UTF-8 (a bug: serde_json writes none).
 pub(super) const NOT_UTF8: &str = "\"<not UTF-8>\"";
 
 /// At most this many steps are kept; the next one becomes a final `truncated` step.
@@ -202,7 +202,7 @@ pub struct Recording {
     /// The values written by their parts, in increasing order: each element of such a list, or each
     /// field's value of such an object, is written as the index of another value (see `split`).
     /// Absent when none is.
-    /// The module's `traceFrom` makes these values whole, so a trace in JS never has this field.
+    /// `www/api.js` makes these values whole, so a trace in JS never has this field.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional, type = "never")]
     pub parts: Vec<u32>,

@@ -63,7 +63,7 @@ describe('the figure element in dist/', () => {
     // Each figure lives in its own shadow root: the document itself holds no figure parts.
     assert.equal(await page.evaluate(() => document.querySelectorAll('[data-figure]').length), 0);
     // The author's attributes: the write figure opens on "replace" with a breakpoint on the line that replaces the plan
-    // (example.html names it by number: when src/lesson.rs moves, this fails until the example is updated).
+    // (example.html names it by number: when src/lesson/plan.rs moves, this fails until the example is updated).
     const write = host(page, 'write');
     assert.equal(await write.locator('select[data-control="scenario"]').inputValue(), 'replace');
     const line = await write.locator('.code-pane [data-line]').filter({ hasText: 'state.items = replacement' }).getAttribute('data-line');
