@@ -1,5 +1,6 @@
 // The benchmark (./build.sh bench): the lesson page against the same lesson in Pyodide, in headless Chromium.
-// It prints and writes bench/report.md and bench/report.json and updates README.md; it never fails on a budget.
+// It prints and writes bench/report.md and bench/report.json; it never fails on a budget. First of all it measures the
+// load on Slow 4G against the floor (bench/slow4g.mjs; BENCH_BASELINE=REV adds REV's page and embed, interleaved).
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +8,8 @@ import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../serve.mjs';
 import { lighthouseRuns } from './lighthouse.mjs';
-import { judge, renderReport, updateReadme } from './report.mjs';
+import { judge, renderReport } from './report.mjs';
+import { LAUNCH_ARGS, slow4g, stageBaseline } from './slow4g.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SITE = `${ROOT}bench/site/`;
@@ -448,10 +450,7 @@ async function main() {
   const server = await startServer(SITE, 0);
   const base = `http://127.0.0.1:${server.address().port}`;
   const urls = { page: `${base}/`, pyodide: `${base}/bench/pyodide.html` };
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   if (process.env.BENCH_ONLY === 'traces') {
     console.log(`bench: trace times only; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     await tracesOnly(browser, base, urls);
@@ -463,6 +462,13 @@ async function main() {
   const started = new Date();
   const info = machine(browser.version());
   console.log(`bench: ${RUNS} cold loads each; ${base}; load average ${info.loadAverage.join(' ')}`);
+
+  // Issue 25 first: the page and the embed on Slow 4G, against the floor (and a baseline's, if asked).
+  const variants = { now: { www: `${ROOT}www`, dist: `${ROOT}dist` } };
+  const baseline = process.env.BENCH_BASELINE ? stageBaseline(process.env.BENCH_BASELINE) : null;
+  if (baseline) variants[process.env.BENCH_BASELINE] = { www: `${baseline}/www`, dist: `${baseline}/dist` };
+  const slow = await slow4g(browser, variants, RUNS, console.log);
+  if (baseline) rmSync(baseline, { recursive: true, force: true });
 
   const bytes = { page: await bytesOf(browser, urls.page, 30_000) };
   // The floor fetches exactly the URLs the page fetched, the page's own document included.
@@ -518,6 +524,7 @@ async function main() {
     runs: RUNS,
     traceBatches: TRACE_BATCHES,
     lang: LANG,
+    slow4g: slow,
     machine: { ...info, loadAverageAfter: os.loadavg().map((l) => Number(l.toFixed(2))) },
     commit: pageCommit(),
     bytes,
@@ -540,8 +547,7 @@ async function main() {
   writeFileSync(`${ROOT}bench/report.json`, `${JSON.stringify(results, null, 2)}\n`);
   const report = renderReport(results);
   writeFileSync(`${ROOT}bench/report.md`, report.full);
-  updateReadme(`${ROOT}README.md`, report.summary);
-  console.log(`\n${report.summary}\nwrote bench/report.md, bench/report.json and the README's Performance table`);
+  console.log(`\n${report.summary}\nwrote bench/report.md and bench/report.json`);
 }
 
 function fmt(ms) {

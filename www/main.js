@@ -1,8 +1,9 @@
-// Boot: after the first paint, load the page's words, the wasm module and the debuggers side by side, then build the lesson (page.js).
+// Boot: load the page's words, the wasm module and the debuggers side by side, then build the lesson (page.js).
 // @ts-check
 //
-// index.html shows the lesson's opening, so the first paint needs only the HTML and style.css; the rest is fetched
-// after it, so that nothing competes with them on a slow link. Only link.js is imported statically (index.html preloads it).
+// index.html shows the lesson's opening, so the first paint needs only the HTML and style.css; it also preloads the
+// module and every module of the page, and opening.js the words of the page's language, so all are on their way before
+// this runs. Only link.js is imported statically.
 import { readLink } from './link.js';
 
 /** Shown when not even the words of the page could be loaded. */
@@ -10,60 +11,6 @@ const FALLBACK = '页面无法建立。/ The page could not be built: ';
 
 /** @typedef {import('./lesson-en.js').LessonWords} Words */
 /** @typedef {import('./state.js').Kept} Kept */
-
-/** The module graph, fetched at once rather than one import level at a time; the wasm (the largest) first. Keep in step with page.js's imports. */
-const PRELOADS = [
-  ['preload', 'pkg/todo_trace_bg.wasm'],
-  ['modulepreload', 'pkg/todo_trace.js'],
-  ['modulepreload', 'api.js'],
-  ['modulepreload', 'value.js'],
-  ['modulepreload', 'page.js'],
-  ['modulepreload', 'embed.js'],
-  ['modulepreload', 'figure.js'],
-  ['modulepreload', 'figure-view.js'],
-  ['modulepreload', 'piece.js'],
-  ['modulepreload', 'bar.js'],
-  ['modulepreload', 'code-pane.js'],
-  ['modulepreload', 'panes.js'],
-  ['modulepreload', 'setup.js'],
-  ['modulepreload', 'render.js'],
-  ['modulepreload', 'tree.js'],
-  ['modulepreload', 'state.js'],
-  ['modulepreload', 'replay.js'],
-  ['modulepreload', 'editor.js'],
-  ['modulepreload', 'loop.js'],
-  ['modulepreload', 'code.js'],
-  ['modulepreload', 'vendor/shj-tokenize.js'],
-  ['modulepreload', 'vendor/shj-rs.js'],
-  ['modulepreload', 'vendor/shj-todo.js'],
-];
-
-/** Adds the preload links for the module graph, with the figures' words in the page's language (lesson-LANG.js imports them). */
-function preload(/** @type {string} */ lang) {
-  for (const [rel, href] of [...PRELOADS, ['modulepreload', `text-${lang}.js`]]) {
-    const link = document.createElement('link');
-    link.rel = rel;
-    link.href = href;
-    if (rel === 'preload') {
-      // As wasm-bindgen's init() fetches it (CORS mode), so that fetch can use this response.
-      link.as = 'fetch';
-      link.type = 'application/wasm';
-      link.crossOrigin = 'anonymous';
-    }
-    document.head.append(link);
-  }
-}
-
-/**
- * Resolves after the next frame is painted. A tab in the background paints none, so there it resolves at once
- * (or when the tab is hidden before its first frame). No timer: on a busy phone the first paint can take long.
- */
-const afterPaint = () =>
-  /** @type {Promise<void>} */ (new Promise((done) => {
-    if (document.hidden) done();
-    document.addEventListener('visibilitychange', () => done(), { once: true });
-    requestAnimationFrame(() => setTimeout(done));
-  }));
 
 /** @type {Map<string, Promise<Words>>} */
 const texts = new Map();
@@ -107,8 +54,6 @@ const lang = readLink(location.search, []).lang;
 if (lang === document.documentElement.lang) delete document.documentElement.dataset.hideOpening;
 document.documentElement.lang = lang;
 
-await afterPaint();
-preload(lang);
 const words = loadText(lang);
 const page = import('./page.js');
 page.catch(() => {}); // reported by start()

@@ -262,7 +262,8 @@ describe('loading', () => {
       await held;
       await route.continue();
     });
-    await page.goto(`${env.origin}/`);
+    // Not until the load event: index.html preloads the module, so the held module holds that event too.
+    await page.goto(`${env.origin}/`, { waitUntil: 'commit' });
     const loading = page.locator('[data-loading]');
     await loading.waitFor();
     assert.match(await loading.textContent(), /正在加载/);
