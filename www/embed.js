@@ -100,10 +100,14 @@ let loadingApi = null;
 const loadingWords = new Map();
 
 function loadApi() {
-  loadingApi ??= import('./api.js').then(async (api) => {
-    await api.default(); // the wasm is fetched beside the glue module, wherever this folder lives
+  // The wasm (the largest file) is fetched at once, beside this module wherever the folder lives, rather than after
+  // the JS API and the glue have arrived, which would add their round trips to the wait (bench/report.md).
+  loadingApi ??= (async () => {
+    const wasm = fetch(new URL('./pkg/todo_trace_bg.wasm', import.meta.url));
+    const api = await import('./api.js');
+    await api.default({ module_or_path: wasm });
     return api;
-  });
+  })();
   return loadingApi;
 }
 

@@ -3,7 +3,7 @@
 //! The loop figure's conversation grows at every model call, and each version of it (the history,
 //! each prepared copy, each request) would be a value of up to 4 KB written out whole. A long list
 //! of records, or an object holding one, is instead stored as the indices of its parts, each part a
-//! value stored once: `loop/rejected` went from 222 KB to 138 KB of JSON (bench/shortcuts.md). The
+//! value stored once: `loop/rejected` went from 222 KB to 138 KB of JSON (bench/tricks.md). The
 //! text is scanned, not parsed: a value is JSON serde_json wrote, so the scan only has to find where
 //! each element or field ends. `www/api.js` makes such values whole again.
 
