@@ -1,10 +1,12 @@
-//! `traceInput` from a real browser: hostile text gives a coded error in bounded time, never a
-//! thrown exception, and the module keeps working afterwards.
+//! `traceInputJson` from a real browser: hostile text gives a coded error in bounded time, never a
+//! thrown exception, and the module keeps working afterwards. (Text over the size limit is refused
+//! by www/api.js before it is copied into wasm memory: tests/e2e/api.test.mjs.)
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, ArrayBuffer, Date, JsString, Reflect, WebAssembly};
+use js_sys::Date;
+use serde_json::Value;
 use todo_trace::api;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -14,43 +16,41 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// compiler gets little CPU: so the bound on work is the step count, checked where it matters.
 const BOUND_MS: f64 = 60_000.0;
 
-fn get(value: &JsValue, key: &str) -> JsValue {
-    Reflect::get(value, &JsValue::from_str(key)).expect("a readable field")
+/// An export's JSON text as a value; an `Err` (a thrown JS Error) fails the test.
+fn parsed(json: Result<String, wasm_bindgen::JsError>, what: &str) -> Value {
+    let json = json.unwrap_or_else(|error| panic!("{what} threw: {:?}", JsValue::from(error)));
+    serde_json::from_str(&json).expect("the export returns JSON")
 }
 
-/// Runs `traceInput`, checks the time bound, and returns the trace (it must not throw).
-fn timed_trace(figure: &str, text: &str, lang: &str) -> JsValue {
+/// Runs `traceInputJson`, checks the time bound, and returns the trace (it must not throw).
+fn timed_trace(figure: &str, text: &str, lang: &str) -> Value {
     let started = Date::now();
-    let trace = wasm::trace_input(&figure.into(), &text.into(), &lang.into())
-        .unwrap_or_else(|error| panic!("traceInput threw: {:?}", JsValue::from(error)));
+    let trace = parsed(api::trace_input_json(figure, text, lang), "traceInputJson");
     let took = Date::now() - started;
-    console_log!("traceInput({figure}, {} bytes): {took} ms", text.len());
+    console_log!("traceInputJson({figure}, {} bytes): {took} ms", text.len());
     assert!(took < BOUND_MS, "{figure} took {took} ms on {} bytes", text.len());
     trace
 }
 
 /// The error code of a trace that failed; it must carry a message and say `ok: false`.
-fn error_code(trace: &JsValue) -> String {
-    let result = get(trace, "result");
-    assert_eq!(get(&result, "ok"), JsValue::FALSE);
-    let error = get(&result, "error");
-    assert!(!get(&error, "message").as_string().unwrap_or_default().is_empty());
-    get(&error, "code").as_string().expect("a string code")
+fn error_code(trace: &Value) -> String {
+    let result = &trace["result"];
+    assert_eq!(result["ok"], false);
+    assert!(!result["error"]["message"].as_str().unwrap_or_default().is_empty());
+    result["error"]["code"].as_str().expect("a string code").to_string()
 }
 
-fn steps(trace: &JsValue) -> u32 {
-    Array::from(&get(trace, "steps")).length()
+fn steps(trace: &Value) -> usize {
+    trace["steps"].as_array().expect("a list of steps").len()
 }
 
 /// A normal call still works: the module survived whatever came before.
 fn assert_still_working() {
-    let trace =
-        wasm::trace(&"validate".into(), &"valid".into(), &"en".into()).expect("trace still works");
-    assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
+    let trace = parsed(api::trace_json("validate", "valid", "en"), "traceJson");
+    assert_eq!(trace["result"]["ok"], true);
     let text = "[{'id': '1', 'content': 'x', 'status': 'pending'}]";
-    let own = wasm::trace_input(&"write".into(), &text.into(), &"zh".into())
-        .expect("traceInput still works");
-    assert_eq!(get(&get(&own, "result"), "ok"), JsValue::TRUE);
+    let own = parsed(api::trace_input_json("write", text, "zh"), "traceInputJson");
+    assert_eq!(own["result"]["ok"], true);
 }
 
 /// Checks one hostile text on every figure: the code, and no steps for input errors.
@@ -58,18 +58,16 @@ fn assert_refused(text: &str, code: &str) {
     for figure in ["validate", "write", "prepare"] {
         let trace = timed_trace(figure, text, "en");
         assert_eq!(error_code(&trace), code, "{figure}");
-        assert_eq!(get(&trace, "scenario").as_string().as_deref(), Some("input"));
+        assert_eq!(trace["scenario"], "input");
+        assert_eq!(trace["ran"], false, "{figure}");
         assert_eq!(steps(&trace), 0, "{figure}: nothing may run on refused text");
     }
     assert_still_working();
 }
 
-fn position(trace: &JsValue) -> (f64, f64) {
-    let error = get(&get(trace, "result"), "error");
-    (
-        get(&error, "line").as_f64().expect("a line"),
-        get(&error, "column").as_f64().expect("a column"),
-    )
+fn position(trace: &Value) -> (u64, u64) {
+    let error = &trace["result"]["error"];
+    (error["line"].as_u64().expect("a line"), error["column"].as_u64().expect("a column"))
 }
 
 #[wasm_bindgen_test]
@@ -77,7 +75,7 @@ fn invalid_json_is_a_parse_error_at_its_position() {
     assert_refused("[{\"id\": \"1\",\n  \"content\" \"x\"}]", "parse_error");
     assert_eq!(
         position(&timed_trace("validate", "[{\"id\": \"1\",\n  \"content\" \"x\"}]", "zh")),
-        (2.0, 13.0)
+        (2, 13)
     );
 }
 
@@ -85,7 +83,7 @@ fn invalid_json_is_a_parse_error_at_its_position() {
 fn python_code_is_never_run() {
     let text = "__import__('os').system('rm -rf /')";
     assert_refused(text, "parse_error");
-    assert_eq!(position(&timed_trace("write", text, "en")), (1.0, 1.0));
+    assert_eq!(position(&timed_trace("write", text, "en")), (1, 1));
     assert_refused("[{'id': open('/etc/passwd').read()}]", "parse_error");
 }
 
@@ -103,39 +101,16 @@ fn a_five_megabyte_string_is_refused_by_the_size_limit() {
     assert_refused(&format!("[\"{}\"]", "a".repeat(5 << 20)), "input_too_large");
 }
 
-/// The size of wasm memory, in bytes.
-fn memory_bytes() -> f64 {
-    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-    memory.buffer().unchecked_into::<ArrayBuffer>().byte_length() as f64
-}
-
 #[wasm_bindgen_test]
-fn text_over_the_limit_is_refused_before_it_is_copied_into_wasm() {
-    // Made in JS, so the text never passes through wasm memory on its way in: 10 M characters,
-    // 30 MB of UTF-8.
-    let huge = JsString::from("中").repeat(10_000_000);
-    let before = memory_bytes();
-    for figure in ["validate", "write", "prepare"] {
-        let started = Date::now();
-        let trace = wasm::trace_input(&figure.into(), &huge, &"zh".into()).expect("no throw");
-        let took = Date::now() - started;
-        assert!(took < 1_000.0, "{figure}: {took} ms");
-        assert_eq!(error_code(&trace), "input_too_large");
-        assert_eq!(steps(&trace), 0);
-        let message = get(&get(&get(&trace, "result"), "error"), "message").as_string().unwrap();
-        assert!(message.contains("10000000"), "{message}");
-    }
-    let grown = memory_bytes() - before;
-    assert!(grown <= f64::from(1 << 20), "wasm memory grew by {grown} bytes");
-    // One unit over the limit is refused by length; at the limit, by the exact count of bytes.
-    let over = JsString::from(" ").repeat(65_537);
-    assert_eq!(
-        error_code(&wasm::trace_input(&"validate".into(), &over, &"en".into()).unwrap()),
-        "input_too_large"
-    );
+fn text_at_the_size_limit_is_counted_in_bytes_of_utf8() {
+    // 40,004 UTF-16 units (under the limit, so api.js copies it), 80,004 bytes of UTF-8 (over it).
     let wide = format!("[\"{}\"]", "é".repeat(40_000));
     assert_eq!(wide.encode_utf16().count(), 40_004);
     assert_refused(&wide, "input_too_large");
+    // Exactly 64 KiB runs; one byte more is refused.
+    let at = format!("[\"{}\"]", "x".repeat(64 * 1024 - 4));
+    assert_eq!(timed_trace("validate", &at, "en")["ran"], true);
+    assert_refused(&format!("[\"{}\"]", "x".repeat(64 * 1024 - 3)), "input_too_large");
     assert_still_working();
 }
 
@@ -164,7 +139,7 @@ fn lone_surrogates_and_huge_numbers_are_parse_errors() {
         assert_refused(text, "parse_error");
     }
     let trace = timed_trace("validate", r#"[{"id": "\ud800"}]"#, "en");
-    assert_eq!(position(&trace), (1.0, 10.0));
+    assert_eq!(position(&trace), (1, 10));
 }
 
 #[wasm_bindgen_test]
@@ -188,16 +163,14 @@ fn the_heaviest_valid_sized_input_stays_bounded() {
 fn a_valid_plan_of_ones_own_runs_and_xss_stays_text() {
     let text = "[{'id': '1', 'content': '<img src=x onerror=alert(1)>', 'status': 'in_progress'},]";
     let trace = timed_trace("validate", text, "en");
-    assert_eq!(get(&get(&trace, "result"), "ok"), JsValue::TRUE);
-    let value = Array::from(&get(&get(&trace, "result"), "value"));
-    let content = get(&value.get(0), "content").as_string();
-    assert_eq!(content.as_deref(), Some("<img src=x onerror=alert(1)>"));
+    assert_eq!(trace["result"]["ok"], true);
+    assert_eq!(trace["result"]["value"][0]["content"], "<img src=x onerror=alert(1)>");
     assert!(steps(&trace) > 0);
 }
 
 #[wasm_bindgen_test]
 fn unknown_figures_and_languages_still_throw() {
-    assert!(wasm::trace_input(&"nope".into(), &"[]".into(), &"en".into()).is_err());
-    assert!(wasm::trace_input(&"validate".into(), &"[]".into(), &"fr".into()).is_err());
+    assert!(api::trace_input_json("nope", "[]", "en").is_err());
+    assert!(api::trace_input_json("validate", "[]", "fr").is_err());
     assert_still_working();
 }

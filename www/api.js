@@ -30,8 +30,18 @@ function text(name, value) {
 /** `value` if it is a string, else the TypeError. @param {string} name @param {unknown} value @returns {string} */
 function string(name, value) {
   if (typeof value === 'string') return value;
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  throw new TypeError(`${name} must be a string, not ${kind}`);
+  throw new TypeError(`${name} must be a string, not ${kind(value)}`);
+}
+
+/** The type a TypeError names. Array.isArray runs no trap, but throws on a revoked Proxy: that one is an object. @param {unknown} value */
+function kind(value) {
+  if (value === null) return 'null';
+  try {
+    if (Array.isArray(value)) return 'array';
+  } catch {
+    // A revoked Proxy.
+  }
+  return typeof value;
 }
 
 /** The figures, in the lesson's order. @returns {Figure[]} */

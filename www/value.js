@@ -15,6 +15,8 @@
 export const MAX_INPUT_BYTES = 64 * 1024;
 /** The deepest nesting of lists and objects (src/api/input.rs, MAX_DEPTH). */
 export const MAX_DEPTH = 32;
+/** The largest count a refusal reports: `usize::MAX` of the wasm32 module. */
+const MAX_REPORTED_BYTES = 2 ** 32 - 1;
 
 /** Thrown inside the reader to stop at the first refusal; never leaves this module. */
 class Refused {
@@ -54,7 +56,17 @@ class Reader {
   /** @param {number} bytes */
   add(bytes) {
     this.bytes += bytes;
-    if (this.bytes > MAX_INPUT_BYTES) throw new Refused({ kind: 'tooLarge', bytes: this.bytes });
+    if (this.bytes > MAX_INPUT_BYTES) this.tooLarge(this.bytes);
+  }
+
+  /**
+   * Refuses the value as over the size limit, at least `bytes` long. A count made from a claimed length (an array's
+   * `length`, a Proxy's list of keys) can pass what the module's `usize` holds on wasm32; any count over the limit is
+   * still true as "at least", so it is capped there rather than making the refusal itself unreadable.
+   * @param {number} bytes @returns {never}
+   */
+  tooLarge(bytes) {
+    throw new Refused({ kind: 'tooLarge', bytes: Math.min(bytes, MAX_REPORTED_BYTES) });
   }
 
   /** @param {NotData} what @returns {never} */
@@ -110,9 +122,7 @@ class Reader {
   array(array) {
     const length = this.read(() => Number(/** @type {unknown[]} */ (array).length));
     // Brackets, and each element at least one byte and a comma: refused before reading a huge array.
-    if (2 + Math.max(0, 2 * length - 1) + this.bytes > MAX_INPUT_BYTES) {
-      throw new Refused({ kind: 'tooLarge', bytes: this.bytes + 2 + Math.max(0, 2 * length - 1) });
-    }
+    if (2 + Math.max(0, 2 * length - 1) + this.bytes > MAX_INPUT_BYTES) this.tooLarge(this.bytes + 2 + Math.max(0, 2 * length - 1));
     this.add(2 + Math.max(0, length - 1));
     /** @type {Plain[]} */
     const copy = [];
@@ -131,9 +141,7 @@ class Reader {
     // Own enumerable string keys, as JSON.stringify reads them; copied, so a lying trap cannot grow the list later.
     const keys = this.read(() => Object.keys(object).slice());
     // Braces, and each entry at least `"":0` and a comma.
-    if (this.bytes + 2 + Math.max(0, 5 * keys.length - 1) > MAX_INPUT_BYTES) {
-      throw new Refused({ kind: 'tooLarge', bytes: this.bytes + 2 + Math.max(0, 5 * keys.length - 1) });
-    }
+    if (this.bytes + 2 + Math.max(0, 5 * keys.length - 1) > MAX_INPUT_BYTES) this.tooLarge(this.bytes + 2 + Math.max(0, 5 * keys.length - 1));
     this.add(2 + Math.max(0, keys.length - 1));
     /** @type {{[key: string]: Plain}} */
     const copy = Object.create(null);

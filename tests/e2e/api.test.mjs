@@ -1,6 +1,8 @@
-// The JS API (www/pkg) called from node as any JS caller would, through the generated glue: arguments of the wrong
-// type are refused with a clear Error, and text over the size limit is refused before it is copied into wasm.
+// The JS API (www/api.js) called from node as any JS caller would, with the real module: every trace is its golden file
+// made whole, arguments of the wrong type are refused with a clear Error, and text over the size limit is refused
+// before it is copied into wasm.
 import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
 import { before, test } from 'node:test';
 import { loadModule } from './helpers.mjs';
 
@@ -22,6 +24,9 @@ const NOT_STRINGS = [
   [{ length: 2 ** 31 }, 'object'],
   [{ length: 10 << 20 }, 'object'],
   [Symbol('x'), 'symbol'],
+  [10n, 'bigint'],
+  [() => 'validate', 'function'],
+  [new String('validate'), 'object'],
 ];
 
 test('every export refuses an argument that is not a string, naming the parameter and what it got', () => {
@@ -36,6 +41,8 @@ test('every export refuses an argument that is not a string, naming the paramete
       ['figureId', () => api.traceInput(bad, '[]', 'en')],
       ['text', () => api.traceInput('write', bad, 'en')],
       ['lang', () => api.traceInput('write', '[]', bad)],
+      ['figureId', () => api.traceValue(bad, [], 'en')],
+      ['lang', () => api.traceValue('write', [], bad)],
     ];
     for (const [name, call] of calls) {
       assert.throws(call, (error) => error instanceof Error && error.message === `${name} must be a string, not ${kind}`, `${name}: ${kind}`);
@@ -59,4 +66,115 @@ test('an unknown id is quoted by its first 40 characters only', () => {
   const long = 'x'.repeat(1 << 20);
   assert.throws(() => api.trace(long, 'valid', 'en'), { message: `unknown figure "${'x'.repeat(40)}…": expected one of validate, write, prepare, loop` });
   assert.throws(() => api.source(`a\u202Eb`), { message: 'unknown symbol "a<U+202E>b": no such lesson function or entry' });
+});
+
+/**
+ * The golden text as JS should get it: each value listed in `parts` (a list or an object of earlier values' indices)
+ * made whole, in order, and `parts` left out. Written apart from api.js's traceFrom, so the test checks it rather than
+ * repeats it.
+ */
+function whole(golden) {
+  const trace = JSON.parse(golden);
+  const { parts = [], ...rest } = trace;
+  const values = rest.values;
+  for (const at of parts) {
+    const value = values[at];
+    assert.equal(typeof value, 'object', `value ${at} is listed in parts`);
+    values[at] = Array.isArray(value)
+      ? value.map((index) => values[index])
+      : Object.fromEntries(Object.entries(value).map(([key, index]) => [key, values[index]]));
+  }
+  return rest;
+}
+
+const isPlain = (value) => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+
+test('every trace crosses to JS as plain objects equal to its golden file made whole', async () => {
+  const dir = new URL('../golden/', import.meta.url);
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.json'));
+  assert.equal(files.length, 46);
+  let stored = 0;
+  for (const file of files) {
+    const golden = await readFile(new URL(file, dir), 'utf8');
+    const { figure, scenario } = JSON.parse(golden);
+    const lang = file.slice(-7, -5);
+    const trace = api.trace(figure, scenario, lang);
+    assert.ok(isPlain(trace), file);
+    assert.equal(trace.ran, true, file);
+    assert.ok(trace.steps.length > 0 && isPlain(trace.steps[0]) && typeof trace.steps[0].symbol === 'string', file);
+    assert.equal('parts' in trace, false, `${file}: parts reached JS`);
+    if ((JSON.parse(golden).parts ?? []).length > 0) stored++;
+    assert.deepEqual(trace, whole(golden), file);
+  }
+  assert.ok(stored > 0, 'some golden trace stores a value by its parts');
+});
+
+test('a long trace of mostly ASCII with Chinese lines crosses intact', () => {
+  const items = Array.from({ length: 20 }, (_, i) => ({ id: String(i + 1), content: i % 5 ? 'x'.repeat(150) : `读取文件 ${'中'.repeat(100)} 😀`, status: 'pending' }));
+  const trace = api.traceInput('validate', JSON.stringify(items), 'zh');
+  assert.equal(trace.result.ok, true, JSON.stringify(trace.result.error));
+  assert.deepEqual(trace.result.value, items);
+  assert.deepEqual(api.traceValue('validate', items, 'zh'), trace);
+});
+
+test('figures, scenarios and sources are plain data', () => {
+  const figures = api.figures();
+  assert.deepEqual(figures.map((figure) => figure.id), ['validate', 'write', 'prepare', 'loop']);
+  for (const figure of figures) {
+    assert.ok(isPlain(figure));
+    for (const lang of ['zh', 'en']) {
+      assert.equal(api.scenarios(figure.id, lang).filter((scenario) => scenario.isDefault).length, 1, figure.id);
+    }
+    for (const symbol of [figure.symbol, figure.entry]) {
+      const listing = api.source(symbol);
+      assert.equal(listing.file.slice(0, 4), 'src/');
+      assert.ok(listing.lines[0].text.includes(`fn ${symbol}(`), listing.lines[0].text);
+    }
+  }
+});
+
+test('refusing arguments of the wrong type copies nothing into wasm memory', () => {
+  api.traceInput('validate', '[]', 'en');
+  const before = wasm.memory.buffer.byteLength;
+  for (let i = 0; i < 1_000; i++) {
+    for (const [bad] of NOT_STRINGS) {
+      assert.throws(() => api.traceInput('validate', bad, 'en'), TypeError);
+      assert.throws(() => api.trace(bad, bad, bad), TypeError);
+      assert.throws(() => api.source(bad), TypeError);
+    }
+  }
+  // A fake `{length: 10 << 20}` once leaked 10 MiB a call: a thousand of them would be 10 GiB.
+  const grown = wasm.memory.buffer.byteLength - before;
+  assert.ok(grown <= 1 << 20, `wasm memory grew by ${grown} bytes`);
+});
+
+test('an id of 10 M characters is cut before it is copied into wasm memory', () => {
+  const huge = 'x'.repeat(10_000_000);
+  const before = wasm.memory.buffer.byteLength;
+  assert.throws(() => api.trace(huge, 'valid', 'en'), { message: `unknown figure "${'x'.repeat(40)}…": expected one of validate, write, prepare, loop` });
+  assert.throws(() => api.source(huge), /^Error: unknown symbol/);
+  assert.throws(() => api.traceValue(huge, [], 'en'), /^Error: unknown figure/);
+  const grown = wasm.memory.buffer.byteLength - before;
+  assert.ok(grown <= 1 << 20, `wasm memory grew by ${grown} bytes`);
+  assert.equal(api.trace('write', 'replace', 'en').result.ok, true, 'the module still works');
+});
+
+test('text of 10 M characters is refused on every figure, quickly, without growing wasm memory', () => {
+  const huge = '中'.repeat(10_000_000); // 30 MB of UTF-8
+  const before = wasm.memory.buffer.byteLength;
+  for (const figure of ['validate', 'write', 'prepare']) {
+    const trace = api.traceInput(figure, huge, 'zh');
+    assert.equal(trace.ran, false);
+    assert.equal(trace.result.error.code, 'input_too_large');
+    assert.deepEqual(trace.steps, []);
+    assert.ok(trace.result.error.message.includes('10000000'), trace.result.error.message);
+  }
+  const grown = wasm.memory.buffer.byteLength - before;
+  assert.ok(grown <= 1 << 20, `wasm memory grew by ${grown} bytes`);
+  // One unit over the limit is refused by its length; at the limit, by the module's exact count of bytes.
+  assert.equal(api.traceInput('validate', ' '.repeat(65_537), 'en').result.error.code, 'input_too_large');
+  const wide = `["${'é'.repeat(40_000)}"]`;
+  assert.equal(wide.length, 40_004);
+  assert.equal(api.traceInput('validate', wide, 'en').result.error.code, 'input_too_large');
+  assert.equal(api.traceInput('validate', `["${'x'.repeat(65_532)}"]`, 'en').ran, true);
 });
