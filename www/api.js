@@ -89,7 +89,7 @@ export function traceValue(figureId, value, lang) {
   const language = text('lang', lang);
   const read = readValue(value);
   if ('refused' in read) return refused(figure, read.refused, language);
-  return traceFrom(wasm.traceInputJson(figure, JSON.stringify(read.data), language));
+  return traceFrom(wasm.traceValueJson(figure, JSON.stringify(read.data), language));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */

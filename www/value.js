@@ -95,6 +95,7 @@ class Reader {
         return value;
       case 'string':
         this.add(jsonBytes(value));
+        if (LONE_SURROGATE.test(value)) this.refuse('loneSurrogate');
         return value;
       case 'undefined':
         return this.refuse('undefined');
@@ -149,12 +150,16 @@ class Reader {
       this.add(jsonBytes(key) + 1);
       this.path.push(pathPart(key));
       if (key === '__proto__') this.refuse('protoKey');
+      if (LONE_SURROGATE.test(key)) this.refuse('loneSurrogate');
       copy[key] = this.value(this.read(() => /** @type {Record<string, unknown>} */ (object)[key]));
       this.path.pop();
     }
     return copy;
   }
 }
+
+/** A UTF-16 surrogate without its other half (matched by code unit: no `u` flag), which UTF-8 cannot hold. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The bytes of `text` as a JSON string, quotes and escapes included, as serde_json writes it. @param {string} text */
 function jsonBytes(text) {

@@ -40,6 +40,8 @@ pub enum NotData {
     Cycle,
     /// A property whose getter (or a Proxy's trap) threw while it was read.
     Unreadable,
+    /// A string (or a key) with a lone UTF-16 surrogate, which no UTF-8 text can hold.
+    LoneSurrogate,
 }
 
 /// The trace that did not run for a refusal given as JSON text. A refusal that is not one of the

@@ -335,6 +335,10 @@ impl NotData {
             NotData::Cycle => {
                 ("一个包含它自身的对象（循环引用）", "an object that contains itself (a cycle)")
             }
+            NotData::LoneSurrogate => (
+                "一个含有孤立代理项（lone surrogate）的字符串",
+                "a string with a lone UTF-16 surrogate",
+            ),
             NotData::Unreadable => {
                 ("一个读取时出错的属性", "a property whose getter (or Proxy trap) threw")
             }

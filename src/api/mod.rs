@@ -63,6 +63,13 @@ pub fn trace_input_json(figure_id: &str, text: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| run::trace_input(figure_id, text, lang)))
 }
 
+/// Runs a figure on an author's value, read once into plain data by `www/value.js` and given as its
+/// JSON text: `Trace` as JSON.
+#[wasm_bindgen(js_name = traceValueJson)]
+pub fn trace_value_json(figure_id: &str, json: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| run::trace_value(figure_id, json, lang)))
+}
+
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,
 /// and its result is the coded error in `lang`.
 #[wasm_bindgen(js_name = traceRefusedJson)]

@@ -48,7 +48,9 @@ pub struct CallResult {
 impl CallResult {
     pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> CallResult {
         match result {
-            Ok(value) => CallResult { ok: true, value: Some(recorder::Json::of(&value)), error: None },
+            Ok(value) => {
+                CallResult { ok: true, value: Some(recorder::Json::of(&value)), error: None }
+            }
             Err(error) => CallResult::failed(error.info(lang)),
         }
     }
@@ -108,7 +110,18 @@ pub fn trace_input_with(
     ))
 }
 
-/// What [`trace_input`] does once the text became data (or was refused).
+/// Runs a figure on an author's value, read once into plain data by `www/value.js` and crossed as
+/// the JSON text `JSON.stringify` made of it: parsed as JSON (a number as the nearest float, as JS
+/// holds it), not by the reader-text grammar, whose exactness rules are about what a reader typed.
+pub fn trace_value(figure_id: &str, json: &str, lang: Lang) -> Result<Trace, ApiError> {
+    let (figure, data) = editable(figure_id, lang)?;
+    // value.js refused what JSON cannot hold; text that still does not parse is a bug of the page's.
+    let value = serde_json::from_str(json)
+        .map_err(|error| ApiError(format!("not the JSON of a value: {error}")))?;
+    Ok(run_given(figure, data, Ok(value), lang, Settings::default()))
+}
+
+/// What [`trace_input`] and [`trace_value`] do once the text became data (or was refused).
 fn run_given(
     figure: Figure,
     mut data: Data,

@@ -186,3 +186,21 @@ test('unknown figures and languages, and the loop, throw; the module still works
   const trace = api.traceValue('write', [{ id: '1', content: 'x', status: 'pending' }], 'en');
   assert.equal(trace.result.ok, true);
 });
+
+test('every number JS holds runs as that number, however the reader-text grammar would read its digits', () => {
+  // The reader's grammar refuses digits it cannot read exactly; a JS value's number is already a float.
+  for (const number of [2 ** 53, 0.1 + 0.2, 5e-324, -0, 1e21, Number.MAX_VALUE]) {
+    const trace = api.traceValue('validate', [{ id: '1', content: 'x', status: 'pending', n: number }], 'en');
+    assert.equal(trace.ran, true, `${number}: ${JSON.stringify(trace.result.error)}`);
+    const given = trace.data.items[0].n;
+    assert.equal(given, JSON.parse(JSON.stringify(number)), String(number));
+  }
+});
+
+test('a lone surrogate, in a string or a key, is refused with its path, not as text the author never typed', () => {
+  assertRefused([{ id: '\ud800', content: 'x', status: 'pending' }], 'not_json',
+    "At the value's [0].id: a string with a lone UTF-16 surrogate, which is not JSON data.");
+  assertRefused([{ ['k\udc00']: 1 }], 'not_json');
+  // A pair is one character, and runs.
+  assertRan([{ id: '😀', content: 'x', status: 'pending' }]);
+});
