@@ -1,12 +1,15 @@
 //! The `practice` command for real: temporary folders, real files, a real `python3` process.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
 use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::tool_calls;
 use todo_trace::host::loop_scenarios::{run_in_memory, SCENARIOS};
 use todo_trace::host::native::{fresh_folder, write_workspace, Folder, Python};
 use todo_trace::lesson::agent_types::{ReadError, Runner, Workspace};
@@ -44,32 +47,6 @@ fn json(args: &[&str]) -> (Value, TempDir) {
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(text.lines().count(), 1, "one JSON object: {text}");
     (serde_json::from_str(&text).unwrap(), dir)
-}
-
-/// (tool name, result is_error) for every tool call of the printed history.
-fn tool_calls(outcome: &Value) -> Vec<(String, bool, String)> {
-    let blocks: Vec<&Value> = outcome["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["content"].as_array())
-        .flatten()
-        .collect();
-    blocks
-        .iter()
-        .filter(|b| b["type"] == "tool_use")
-        .map(|call| {
-            let result = blocks
-                .iter()
-                .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == call["id"])
-                .expect("a result for every call");
-            (
-                call["name"].as_str().unwrap().to_string(),
-                result["is_error"].as_bool().unwrap(),
-                result["content"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
 }
 
 fn count(outcome: &Value, tool: &str, ok: bool) -> usize {

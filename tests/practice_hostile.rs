@@ -2,6 +2,8 @@
 //! as it was reported, and the outcome it must have now.
 #![cfg(all(unix, not(target_arch = "wasm32")))]
 
+mod support;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
@@ -41,6 +43,12 @@ impl Drop for Killed {
 
 /// Runs `practice ARGS` with no terminal on stdin, failing the test if it has not finished within
 /// `limit` (a generous bound: a hang is the failure, not slowness).
+/// `practice --json --decision DECISION --lang en --workspace DIR`, killed after `limit`.
+fn json_run_within(decision: &str, dir: &Path, limit: Duration) -> Output {
+    let args = ["--json", "--decision", decision, "--lang", "en", "--workspace"].map(OsStr::new);
+    practice_within(&[&args[..], &[dir.as_os_str()]].concat(), limit)
+}
+
 fn practice_within(args: &[&OsStr], limit: Duration) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_practice"))
         .args(args)
@@ -88,24 +96,12 @@ fn json_in(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
 
-/// Every `run_main` result text of a printed history.
+/// Every `run_main` result of a printed history: (is_error, text).
 fn run_results(outcome: &Value) -> Vec<(bool, String)> {
-    let blocks: Vec<&Value> = outcome["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["content"].as_array())
-        .flatten()
-        .collect();
-    let ids: Vec<&Value> = blocks
-        .iter()
-        .filter(|b| b["type"] == "tool_use" && b["name"] == "run_main")
-        .map(|b| &b["id"])
-        .collect();
-    blocks
-        .iter()
-        .filter(|b| b["type"] == "tool_result" && ids.contains(&&b["tool_use_id"]))
-        .map(|b| (b["is_error"].as_bool().unwrap(), b["content"].as_str().unwrap().to_string()))
+    let calls = support::tool_calls(outcome).into_iter();
+    calls
+        .filter(|(name, ..)| name == "run_main")
+        .map(|(_, is_error, text)| (is_error, text))
         .collect()
 }
 
@@ -237,18 +233,7 @@ fn a_fifo_as_expected_txt_does_not_hang() {
     let dir = workspace();
     fs::remove_file(dir.0.join("expected.txt")).unwrap();
     mkfifo(&dir.0.join("expected.txt"));
-    let output = practice_within(
-        &[
-            OsStr::new("--json"),
-            OsStr::new("--decision"),
-            OsStr::new("deny"),
-            OsStr::new("--lang"),
-            OsStr::new("en"),
-            OsStr::new("--workspace"),
-            dir.0.as_os_str(),
-        ],
-        Duration::from_secs(30),
-    );
+    let output = json_run_within("deny", &dir.0, Duration::from_secs(30));
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("not a regular file"), "{text}");
@@ -261,18 +246,7 @@ fn a_fifo_as_main_py_is_neither_read_nor_run() {
     let dir = workspace();
     fs::remove_file(dir.0.join("main.py")).unwrap();
     mkfifo(&dir.0.join("main.py"));
-    let output = practice_within(
-        &[
-            OsStr::new("--json"),
-            OsStr::new("--decision"),
-            OsStr::new("allow"),
-            OsStr::new("--lang"),
-            OsStr::new("en"),
-            OsStr::new("--workspace"),
-            dir.0.as_os_str(),
-        ],
-        Duration::from_secs(30),
-    );
+    let output = json_run_within("allow", &dir.0, Duration::from_secs(30));
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     for (is_error, text) in run_results(&outcome) {

@@ -3,7 +3,7 @@
 import { provide } from './embed.js';
 import { KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
-import { afterNextFrame, el, richText } from './render.js';
+import { afterNextFrame, boundedNotice, el, richText } from './render.js';
 
 /** @typedef {typeof import('./api.js')} Api */
 /** @typedef {import('./lesson-en.js').LessonWords} Words */
@@ -129,7 +129,7 @@ export async function build(api, t, kept, restart) {
   // A figure that could not be built fails the page, as any other part would: no lesson half-built.
   await Promise.race([Promise.all(built), left]);
   if (leaving) return; // the reader switched language first: that page is the one to finish
-  if (problems.length) topbar.after(linkNotice(problems, t));
+  if (problems.length) topbar.after(boundedNotice(problems, t.linkProblem, t.linkMore, { class: 'notice' }));
   // A link that names a figure's place opens at that figure (the first it names), once laid out; a language switch
   // keeps the reader where they are.
   const named = controllers.find((c) => {
@@ -138,28 +138,6 @@ export async function build(api, t, kept, restart) {
   });
   if (opening && named) requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
 }
-
-/** A link's values that were not understood: at most this many are listed, each cut to VALUE_CHARS characters. */
-const SHOWN_PROBLEMS = 5;
-const VALUE_CHARS = 60;
-
-/**
- * The notice for the parts of a link that were not understood. A link is anyone's text, so the notice is bounded:
- * each distinct value once, at most SHOWN_PROBLEMS of them, each cut short, and each in a <bdi> so that its
- * characters (U+202E, a right-to-left script) cannot reorder the page's sentence around it.
- */
-/** @param {{name: string, value: string | number}[]} problems @param {Words} t */
-function linkNotice(problems, t) {
-  const distinct = [...new Map(problems.map((p) => [`${p.name}=${p.value}`, p])).values()];
-  const lines = distinct.slice(0, SHOWN_PROBLEMS).map(({ name, value }) => {
-    const chars = [...String(value)];
-    const shown = chars.length > VALUE_CHARS ? `${chars.slice(0, VALUE_CHARS).join('')}…` : chars.join('');
-    return el('p', {}, t.linkProblem(name, el('bdi', { text: shown })));
-  });
-  const more = distinct.length - lines.length;
-  return el('div', { class: 'notice', role: 'status' }, lines, more > 0 ? el('p', { text: t.linkMore(more) }) : null);
-}
-
 
 /** @param {Words} t */
 function keyList(t) {

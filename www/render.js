@@ -241,19 +241,27 @@ const NOTICE_VALUES = 5;
 const NOTICE_CHARS = 60;
 
 /**
- * A figure's notice of the values (its attributes', or the link's) it could not use, or null when there are none.
- * These are anyone's text, so the notice is bounded: each distinct value once, at most NOTICE_VALUES of them, each cut
- * short, and each in a <bdi> so that its characters (U+202E, a right-to-left script) cannot reorder the sentence.
- * @param {{name: string, value: string}[]} problems @param {Words} t
+ * A notice of the values (a figure's attributes', or the link's) that could not be used: one line each, worded by
+ * `say`, and `more` for those left out. These are anyone's text, so the notice is bounded: each distinct value once,
+ * at most NOTICE_VALUES of them, each cut short, and each in a <bdi> so that its characters (U+202E, a right-to-left
+ * script) cannot reorder the sentence.
+ * @param {{name: string, value: string | number}[]} problems
+ * @param {(name: string, value: Node) => (Node | string)[]} say @param {(count: number) => string} more
+ * @param {Record<string, string>} attributes
  */
-export function problemNotice(problems, t) {
-  if (problems.length === 0) return null;
+export function boundedNotice(problems, say, more, attributes) {
   const distinct = [...new Map(problems.map((p) => [`${p.name}=${p.value}`, p])).values()];
   const lines = distinct.slice(0, NOTICE_VALUES).map(({ name, value }) => {
     const chars = [...String(value)];
     const shown = chars.length > NOTICE_CHARS ? `${chars.slice(0, NOTICE_CHARS).join('')}…` : chars.join('');
-    return el('p', {}, t.problem(name, el('bdi', { text: shown })));
+    return el('p', {}, say(name, el('bdi', { text: shown })));
   });
-  const more = distinct.length - lines.length;
-  return el('div', { class: 'problems', role: 'status', 'data-notice': '' }, lines, more > 0 ? el('p', { text: t.moreProblems(more) }) : null);
+  const left = distinct.length - lines.length;
+  return el('div', { role: 'status', ...attributes }, lines, left > 0 ? el('p', { text: more(left) }) : null);
+}
+
+/** A figure's notice of what it could not use, or null when there is nothing. @param {{name: string, value: string}[]} problems @param {Words} t */
+export function problemNotice(problems, t) {
+  if (problems.length === 0) return null;
+  return boundedNotice(problems, t.problem, t.moreProblems, { class: 'problems', 'data-notice': '' });
 }

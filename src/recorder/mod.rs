@@ -38,6 +38,9 @@ use probe::{same_list, Span};
 use tables::{is_in, same_indices, same_static, Tables};
 use trace::type_label;
 
+/// How the host words an error a traced function returned, handed over as `&dyn Any`.
+type Describe = dyn Fn(&dyn Any) -> ErrorInfo;
+
 /// How a call ended, for its last step.
 enum Ending {
     Value(u32),
@@ -141,7 +144,7 @@ struct Recorder {
     /// Only calls of this function (and what it calls) are recorded; the entry's other calls are not.
     target: &'static str,
     /// How the host words an error a traced function returned (the recorder knows no error type).
-    describe: Box<dyn Fn(&dyn Any) -> ErrorInfo>,
+    describe: Box<Describe>,
     settings: Settings,
     host: Host,
     /// The host before the call, for the trace's `effect`.
@@ -496,7 +499,7 @@ pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
 /// (`Probe::returns`): the call's value, already stored.
 fn leave_with(
     frame: FrameGuard,
-    ending: impl FnOnce(&mut Tables, &dyn Fn(&dyn Any) -> ErrorInfo, Option<u32>) -> Ending,
+    ending: impl FnOnce(&mut Tables, &Describe, Option<u32>) -> Ending,
 ) {
     if frame.recorded {
         with(|r| {

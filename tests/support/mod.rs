@@ -33,3 +33,29 @@ pub fn host(trace: &Trace, step: &Step) -> Value {
 pub fn data(figure_id: &str, scenario: &str, lang: Lang) -> Data {
     scenario_def(figure(figure_id).unwrap(), scenario).unwrap().data(lang)
 }
+
+/// (tool name, result is_error) for every tool call of the printed history.
+pub fn tool_calls(outcome: &Value) -> Vec<(String, bool, String)> {
+    let blocks: Vec<&Value> = outcome["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .collect();
+    blocks
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .map(|call| {
+            let result = blocks
+                .iter()
+                .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == call["id"])
+                .expect("a result for every call");
+            (
+                call["name"].as_str().unwrap().to_string(),
+                result["is_error"].as_bool().unwrap(),
+                result["content"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
