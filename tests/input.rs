@@ -7,7 +7,7 @@ use todo_trace::host::figures::ApiError;
 use todo_trace::host::run::{self, trace_input, Trace};
 
 mod support;
-use todo_trace::api::input::{
+use todo_trace::host::input::{
     parse, Expected, InputError, Position, Problem, MAX_DEPTH, MAX_INPUT_BYTES,
 };
 use todo_trace::lesson::Lang;

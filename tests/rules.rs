@@ -17,7 +17,7 @@ use serde_json::json;
 use serde_json::{Map, Number, Value};
 use std::collections::BTreeSet;
 
-use todo_trace::api::input::{parse, InputError, MAX_SAFE_INTEGER};
+use todo_trace::host::input::{parse, InputError, MAX_SAFE_INTEGER};
 use todo_trace::host::run::{trace_input, trace_input_with};
 use todo_trace::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Block, Content, Lang, Message,
@@ -591,9 +591,9 @@ proptest! {
                 assert_inside(&text, &error)?;
                 let refused = matches!(error, InputError::TooDeep { .. })
                     || matches!(&error, InputError::Parse { problem, .. } if matches!(problem,
-                        todo_trace::api::input::Problem::Number { .. }
-                        | todo_trace::api::input::Problem::DuplicateKey { .. }
-                        | todo_trace::api::input::Problem::ProtoKey));
+                        todo_trace::host::input::Problem::Number { .. }
+                        | todo_trace::host::input::Problem::DuplicateKey { .. }
+                        | todo_trace::host::input::Problem::ProtoKey));
                 prop_assert!(refused, "refused {:?} ({:?}) that serde_json reads as {:?}", text, error, theirs);
             }
             (Err(error), Err(_)) => assert_inside(&text, &error)?,

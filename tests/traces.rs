@@ -1,9 +1,9 @@
 //! The traces: the teaching points of LESSON.md, listings that match the file, golden files.
 
 use serde_json::{json, Value};
-use todo_trace::api::input::InputError;
 use todo_trace::host::entries::Data;
 use todo_trace::host::figures::{self, FIGURES};
+use todo_trace::host::input::InputError;
 use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::Lang;
@@ -611,9 +611,9 @@ fn the_largest_input_makes_a_bounded_trace() {
     let pad = "\u{b}".repeat(1_600);
     let item = |i: usize| format!(r#"{{"id":"{i}","content":"{pad}x{pad}","status":"pending"}}"#);
     let mut text = format!("[{}]", (0..20).map(item).collect::<Vec<_>>().join(","));
-    let room = todo_trace::api::input::MAX_INPUT_BYTES - text.len();
+    let room = todo_trace::host::input::MAX_INPUT_BYTES - text.len();
     text.insert_str(1, &" ".repeat(room));
-    assert_eq!(text.len(), todo_trace::api::input::MAX_INPUT_BYTES);
+    assert_eq!(text.len(), todo_trace::host::input::MAX_INPUT_BYTES);
     let t = run::trace_input("validate", &text, Lang::En).unwrap();
     assert!(t.result.ok, "{:?}", t.result.error);
     let json = serde_json::to_string(&t).unwrap();

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use todo_trace::host::run::trace_input;
-use todo_trace::api::input::parse;
+use todo_trace::host::input::parse;
 use todo_trace::lesson::{validate_todos, Lang};
 use todo_trace::recorder::{Event, MAX_STEPS};
 

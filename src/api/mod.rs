@@ -12,11 +12,10 @@ use crate::host::figures::{self, ApiError, FIGURES};
 use crate::host::{run, source};
 use crate::lesson::Lang;
 
-pub mod input;
 pub mod js_value;
 pub(crate) mod messages;
 
-use messages::quoted;
+use crate::lesson::messages::quoted;
 
 /// The one error helper: a value as JSON text, or the API error as a JS `Error`.
 fn reply<T: serde::Serialize>(value: Result<T, ApiError>) -> Result<String, JsError> {

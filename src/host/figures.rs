@@ -3,9 +3,9 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::api::messages::quoted;
 use crate::host::loop_scenarios::{LoopScenario, SCENARIOS as LOOP_SCENARIOS};
 use crate::host::scenarios::{ScenarioDef, SCENARIOS};
+use crate::lesson::messages::quoted;
 use crate::lesson::Lang;
 
 /// Which figure: one per lesson function, and the agent loop that uses them.

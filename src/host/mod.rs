@@ -4,6 +4,7 @@
 pub mod entries;
 pub mod figures;
 pub mod in_memory;
+pub mod input;
 pub mod loop_scenarios;
 pub mod native;
 pub mod run;

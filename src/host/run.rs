@@ -3,11 +3,11 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::api::input;
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
+use crate::host::input;
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
 use crate::lesson::agent_types::HostEvent;
 use crate::lesson::agent_types::Stop;

@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod agent_types;
+pub mod messages;
 mod plan;
 pub mod types;
 

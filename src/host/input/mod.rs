@@ -45,6 +45,8 @@
 
 use serde_json::{Map, Number, Value};
 
+mod messages;
+
 /// The longest text accepted, in bytes of UTF-8: 64 KiB.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 /// The deepest nesting of lists and objects accepted; a plan needs 2.
