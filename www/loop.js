@@ -147,7 +147,7 @@ export function requestPane(trace, index, t) {
   if (!request) return [el('p', { class: 'empty', text: t.loop.noRequest })];
   const messages = request.messages.map((v) => /** @type {Message} */ (trace.values[v]));
   const calls = callNames(messages);
-  const tools = /** @type {{name: string, description: string, input_schema: unknown}[]} */ (trace.values[request.tools]);
+  const tools = /** @type {import('./pkg/todo_trace.js').ToolDefinition[]} */ (trace.values[request.tools]);
   return [
     el('p', { class: 'request-head', text: t.loop.requestOf(index + 1, messages.length, request.step + 1) }),
     scroller(t.panes.request, el('ol', { class: 'conversation request' }, messages.map((m, i) => {
@@ -170,7 +170,7 @@ export function requestPane(trace, index, t) {
 export function evidencePane(trace, ended, t) {
   const claims = trace.claims ?? [];
   if (!ended) return [el('p', { class: 'empty', text: t.loop.atTheEnd })];
-  const outcome = /** @type {{stop: string, calls: number, answer: string}} */ (trace.result.value);
+  const outcome = /** @type {import('./pkg/todo_trace.js').Outcome} */ (trace.result.value);
   return [
     el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(outcome.stop, outcome.calls) }),
     ...(outcome.answer ? [el('blockquote', { class: 'answer' }, el('span', { class: 'tag', text: t.loop.answer }), el('pre', { text: outcome.answer }))] : []),

@@ -32,10 +32,11 @@ pub fn exit_line(code: i32, lang: Lang) -> String {
 }
 
 /// A tool as the model is told about it, sent with every request.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
     pub name: &'static str,
     pub description: &'static str,
+    #[tsify(type = "unknown")]
     /// Shared: the schemas are the same in every request of every run, so they are built once per
     /// thread, and a request (cloned and dropped once per model call) only counts references to them.
     pub input_schema: Rc<Value>,
@@ -298,7 +299,7 @@ impl Message {
 }
 
 /// Something the host noticed and kept for itself; never sent to the model.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Warning {
     pub tool_use_id: String,
     /// `plan_refused`, `run_refused`, `run_blocked`, `path_refused` or `unknown_tool`.
@@ -307,7 +308,7 @@ pub struct Warning {
 }
 
 /// Why the loop stopped.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// The model replied without a tool call. That says nothing about whether the work was done.
@@ -316,8 +317,8 @@ pub enum Stop {
     CallLimit,
 }
 
-/// What a run of the loop leaves behind.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+/// What a run of the loop leaves behind (the loop figure's result value).
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub stop: Stop,
     /// Model calls made.
