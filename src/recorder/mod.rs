@@ -10,8 +10,8 @@
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 
 //!
-//! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `tables` (values
-//! stored once), and the one speed shortcut that needs a file of its own, `parts` (long values
+//! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call as
+//! the recorder follows it), `tables` (values stored once), and the one speed shortcut that needs a file of its own, `parts` (long values
 //! stored by their parts). The others are in `step` below, each taken only when the probe's static
 //! facts prove it safe, and never with `Settings::every_value`, which the tests hold them to.
 
@@ -19,6 +19,7 @@ use serde::Serialize;
 use std::any::Any;
 use std::cell::RefCell;
 
+mod frame;
 mod parts;
 mod probe;
 mod tables;
@@ -34,7 +35,8 @@ pub use trace::{
     Recording, Step, MAX_STEPS,
 };
 
-use probe::{same_list, Span};
+use frame::{address, settled, Frame, Origin, Slot};
+use probe::same_list;
 use tables::{is_in, same_indices, same_static, Tables};
 use trace::type_label;
 
@@ -64,77 +66,6 @@ impl Default for Settings {
     fn default() -> Self {
         Settings { limit: MAX_STEPS, every_value: false, history: None }
     }
-}
-
-/// A local as the call's previous step left it.
-#[derive(Clone, Copy)]
-struct Slot {
-    name: &'static str,
-    binding: u32,
-    /// The full name of its value's type (empty if it never had one): the same type, the same binding.
-    ty: &'static str,
-    value: Option<u32>,
-    /// Where the value was at the step (compared, never read): see [`request`].
-    at: usize,
-}
-
-/// Where a value handed to the recorder is, to be compared.
-fn address(value: &dyn Snapshot) -> usize {
-    value as *const dyn Snapshot as *const () as usize
-}
-
-struct Frame {
-    symbol: &'static str,
-    /// The probe of the call's latest step (its line, what its statement mentions, ...); `None`
-    /// before its first.
-    probe: Option<&'static Probe>,
-    locals: Vec<Slot>,
-    /// The latest step's scope, reused by the `return` or `error` step (with that step's values).
-    scope: u32,
-    /// The index of the latest step.
-    latest: u32,
-    /// Tells this call from any other, for [`Origin`].
-    id: u32,
-}
-
-impl Frame {
-    /// The line of the call's latest step; `None` before its first.
-    fn line(&self) -> Option<u32> {
-        self.probe.map(|probe| probe.line)
-    }
-
-    /// What the latest step's statement mentions: the bindings that may differ at the next one.
-    fn mentions(&self) -> &'static [&'static str] {
-        self.probe.map_or(&[], |probe| probe.mentions)
-    }
-
-    /// Whether only the latest step's statement runs until the next step (see [`Probe::alone`]).
-    fn alone(&self) -> bool {
-        self.probe.is_some_and(|probe| probe.alone)
-    }
-}
-
-/// Where a host field's entries were last taken: at a step of the call `frame`, through its binding
-/// `root`, from the list `span`.
-struct Origin {
-    key: &'static str,
-    frame: u32,
-    root: &'static str,
-    span: Span,
-}
-
-/// Whether host field `key`, read now from `list`, still has the entries a caller took at its
-/// latest step: the same list (its span), and nothing could have changed it since. Only that step's
-/// statement of the caller has run (`alone`), and it does not mention the list's binding; it can have
-/// handed it on only as a shared borrow, so nothing called from it can have changed it either.
-fn settled(origins: &[Origin], callers: &[Frame], key: &str, list: &dyn HostList) -> bool {
-    let Some(origin) = origins.iter().find(|origin| same_static(origin.key, key)) else {
-        return false;
-    };
-    let Some(by) = callers.iter().find(|frame| frame.id == origin.frame) else { return false };
-    let (at, len, ty) = list.span();
-    let same = origin.span.0 == at && origin.span.1 == len && same_static(origin.span.2, ty);
-    same && by.alone() && !is_in(by.mentions(), origin.root)
 }
 
 /// The host's fields as value indices, in the figure's order.
