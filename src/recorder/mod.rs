@@ -8,12 +8,12 @@
 //! binding again only when the statement just run (or a loop's header) mentions it, so the cost of
 //! a step does not grow with the size of the data. Everything the page shows about a step (its
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
-
 //!
-//! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call as
-//! the recorder follows it), `tables` (values stored once), and the one speed shortcut that needs a file of its own, `parts` (long values
-//! stored by their parts). The others are in `step` below, each taken only when the probe's static
-//! facts prove it safe, and never with `Settings::every_value`, which the tests hold them to.
+//! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call
+//! as the recorder follows it), `tables` (values stored once), and the one speed shortcut that
+//! needs a file of its own, `parts` (long values stored by their parts). The others are in `step`
+//! below, each taken only when the probe's static facts prove it safe, and never with
+//! `Settings::every_value`, which the tests hold them to.
 
 use serde::Serialize;
 use std::any::Any;
