@@ -416,7 +416,7 @@ fn the_generators_reach_every_rule() {
 // The input parser.
 
 /// Any JSON value that a trace can carry: integers within ±(2^53 − 1), floats read exactly, and no
-/// `__proto__` key (the parser refuses those, on purpose; see src/input.rs).
+/// `__proto__` key (the parser refuses those, on purpose; see src/host/input/mod.rs).
 fn json_value() -> impl Strategy<Value = Value> {
     let key = any::<String>().prop_filter("__proto__ is refused", |k| k != "__proto__");
     let leaf = prop_oneof![
@@ -435,7 +435,7 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A float the parser reads exactly (src/input.rs): a significand of at most 2^53 times a power
+/// A float the parser reads exactly (src/host/input/mod.rs): a significand of at most 2^53 times a power
 /// of ten within ±22, correctly rounded by core's parser.
 fn exact_float() -> impl Strategy<Value = f64> {
     (0..=(1_u64 << 53), -22_i32..=22, any::<bool>()).prop_map(

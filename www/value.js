@@ -5,15 +5,15 @@
 // the second time, or a Proxy whose traps throw or lie, can change nothing after the check. Every read that can run
 // the author's code (a getter, a Proxy trap) is inside try: a throw becomes a refusal (`unreadable`), never an
 // exception, and it happens here in JS, never inside a Rust frame. The limits are the reader-input limits of
-// src/api/input.rs, and a refusal is the Rust type `ValueError`, worded by the module in the page's language.
+// src/host/input/mod.rs, and a refusal is the Rust type `ValueError`, worded by the module in the page's language.
 
 /** @typedef {import('./pkg/todo_trace.js').ValueError} ValueError */
 /** @typedef {import('./pkg/todo_trace.js').NotData} NotData */
 /** @typedef {unknown} Plain JSON data: null, a boolean, a finite number, a string, or a list or plain object of these */
 
-/** The most bytes a value may have as compact JSON (src/api/input.rs, MAX_INPUT_BYTES). */
+/** The most bytes a value may have as compact JSON (src/host/input/mod.rs, MAX_INPUT_BYTES). */
 export const MAX_INPUT_BYTES = 64 * 1024;
-/** The deepest nesting of lists and objects (src/api/input.rs, MAX_DEPTH). */
+/** The deepest nesting of lists and objects (src/host/input/mod.rs, MAX_DEPTH). */
 export const MAX_DEPTH = 32;
 /** The largest count a refusal reports: `usize::MAX` of the wasm32 module. */
 const MAX_REPORTED_BYTES = 2 ** 32 - 1;
