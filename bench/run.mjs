@@ -494,7 +494,7 @@ async function main() {
   // Trace times with both pages open, then step latency alone with the lesson page.
   const pageLoad = await open(browser, urls.page);
   const pyLoad = await open(browser, urls.pyodide, { timeout: 120_000 });
-  const moduleFile = bytes.page.files.find((f) => /\/todo_trace\.js(\?|$)/.test(f.path));
+  const moduleFile = bytes.page.files.find((f) => /\/api\.js(\?|$)/.test(f.path));
   const moduleUrl = moduleFile ? `${base}${moduleFile.path}` : null;
   let traces = null;
   let validJsonChars = null;
