@@ -66,49 +66,28 @@ pub(super) fn span_of<T>(entries: &[T]) -> Span {
     (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
 }
 
-impl<T: Serialize> HostList for Vec<T> {
-    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
-        self.iter().skip(from).for_each(|entry| visit(entry));
-    }
+// A host list is a `Vec`, a slice, or a shared reference to a slice (`#[traced(host(messages =
+// messages))]` where `messages: &[Message]`: the local is that reference, so `same_list` finds it).
+// The three differ only in their type's name.
+macro_rules! host_list {
+    ($($list:ty),*) => {$(
+        impl<T: Serialize> HostList for $list {
+            fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
+                self.iter().skip(from).for_each(|entry| visit(entry));
+            }
 
-    fn type_label(&self) -> &'static str {
-        type_label(std::any::type_name::<Self>())
-    }
+            fn type_label(&self) -> &'static str {
+                type_label(std::any::type_name::<Self>())
+            }
 
-    fn span(&self) -> Span {
-        span_of(self)
-    }
+            fn span(&self) -> Span {
+                span_of(self)
+            }
+        }
+    )*};
 }
 
-impl<T: Serialize> HostList for [T] {
-    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
-        self.iter().skip(from).for_each(|entry| visit(entry));
-    }
-
-    fn type_label(&self) -> &'static str {
-        type_label(std::any::type_name::<Self>())
-    }
-
-    fn span(&self) -> Span {
-        span_of(self)
-    }
-}
-
-/// A host list read through a shared reference (`#[traced(host(messages = messages))]` where
-/// `messages: &[Message]`): the local is this reference, so `same_list` finds it.
-impl<T: Serialize> HostList for &[T] {
-    fn each(&self, from: usize, visit: &mut dyn FnMut(&dyn Snapshot)) {
-        (**self).each(from, visit);
-    }
-
-    fn type_label(&self) -> &'static str {
-        type_label(std::any::type_name::<Self>())
-    }
-
-    fn span(&self) -> Span {
-        span_of(self)
-    }
-}
+host_list!(Vec<T>, [T], &[T]);
 
 /// Whether a local is the very list a host field reads (the same object of the same type): then its JSON is
 /// the field's entries joined, and need not be written again.
