@@ -17,6 +17,8 @@ before(async () => {
 });
 
 const memory = () => wasm.memory.buffer.byteLength;
+/** The slots of wasm-bindgen's table of JS values: the old module leaked about four per throwing call, until it trapped. */
+const slots = () => Object.values(wasm).find((value) => value instanceof WebAssembly.Table)?.length ?? 0;
 
 /** An error unlike any the module or api.js makes: if one reaches a caller, a getter's throw escaped. */
 class Hostile extends Error {}
@@ -204,6 +206,7 @@ test('after 10,000 mixed hostile calls every export still works, and wasm memory
   assert.equal(expected.traceValue.result.ok, true);
   for (const [name, make, outcome] of CORPUS) assertOutcome(name, make(), outcome);
   const baseline = memory();
+  const slotsBefore = slots();
   // A fixed order, so a failure replays: each call takes the next value of the corpus, as data or in place of the next
   // string argument; one call in ten is an ordinary one, so the module works between hostile calls too.
   for (let call = 0; call < 10_000; call++) {
@@ -221,6 +224,9 @@ test('after 10,000 mixed hostile calls every export still works, and wasm memory
   // Measured 2026-12-05 in node: 0 bytes over a baseline of 1.75 MiB. Before the rewrite the huge second read alone kept up to 2.9 GB; one 64 KiB page
   // of slack, so that a leak of even a few bytes a call (10,000 calls) fails.
   assert.ok(grown <= 64 * 1024, `wasm memory grew by ${grown} bytes (baseline ${baseline})`);
+  // On the old module the issue's getter grew this table from 1,156 to 3,076 slots, and then every export trapped.
+  assert.ok(slotsBefore > 0, 'the module has a table of JS values');
+  assert.equal(slots(), slotsBefore, 'no slot of the table of JS values leaked');
 });
 
 test('no JS value ever reaches Rust: every export takes only strings', async () => {
