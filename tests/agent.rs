@@ -361,3 +361,12 @@ fn scripts_and_scenarios_are_typed() {
     }
     assert_eq!(SCENARIOS[0].id, "allow");
 }
+
+/// A host event's name in a trace is the one serde gives it (the TS type `HostEvent` comes from serde).
+#[test]
+fn host_event_names_are_serdes() {
+    use todo_trace::lesson::agent_types::HostEvent::*;
+    for event in [PlanWritten, PlanRefused, Ask, Refused, Reminder, CallLimit, Answered] {
+        assert_eq!(serde_json::to_value(event).unwrap(), event.name(), "{event:?}");
+    }
+}

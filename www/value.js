@@ -139,8 +139,8 @@ class Reader {
   object(object) {
     const prototype = this.read(() => Object.getPrototypeOf(object));
     if (prototype !== null && prototype !== Object.prototype) this.refuse('notPlain');
-    // Own enumerable string keys, as JSON.stringify reads them; copied, so a lying trap cannot grow the list later.
-    const keys = this.read(() => Object.keys(object).slice());
+    // Own enumerable string keys, as JSON.stringify reads them: Object.keys makes a fresh array, so a trap cannot change it later.
+    const keys = this.read(() => Object.keys(object));
     // Braces, and each entry at least `"":0` and a comma.
     if (this.bytes + 2 + Math.max(0, 5 * keys.length - 1) > MAX_INPUT_BYTES) this.tooLarge(this.bytes + 2 + Math.max(0, 5 * keys.length - 1));
     this.add(2 + Math.max(0, keys.length - 1));

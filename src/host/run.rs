@@ -9,8 +9,7 @@ use crate::host::figures::{
 };
 use crate::host::input;
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
-use crate::lesson::agent_types::HostEvent;
-use crate::lesson::agent_types::Stop;
+use crate::lesson::agent_types::{HostEvent, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
 use serde_json::Value;
@@ -188,11 +187,10 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
     // The stored conversation a model request is prepared from, and how a returned error reads.
     let settings = Settings { history: Some(HostPart::Messages.name()), ..settings };
+    // Every traced function of the lesson fails with a `TodoError`.
     let describe = move |error: &dyn std::any::Any| match error.downcast_ref::<TodoError>() {
         Some(error) => error.info(lang),
-        None => {
-            ErrorInfo { code: "error", message: format!("{error:?}"), line: None, column: None }
-        }
+        None => ErrorInfo { code: "error", message: String::new(), line: None, column: None },
     };
     let (recording, (result, claims)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {

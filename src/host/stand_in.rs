@@ -9,10 +9,10 @@ use serde::Serialize;
 use std::borrow::Cow;
 use tsify::Tsify;
 
-use crate::lesson::agent_types::{object, output_header, Model, Request};
+use crate::lesson::agent_types::{output_header, Model, Request};
 use crate::lesson::types::{Block, Content, Lang, Message};
 use crate::recorder;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Which story the stand-in plays.
 #[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,14 +171,10 @@ impl StandIn {
                     S::C => "completed",
                 };
                 let id = (index + 1).to_string();
-                object([
-                    ("id", id.into()),
-                    ("content", self.lang.pick(zh, en).into()),
-                    ("status", status.into()),
-                ])
+                json!({"id": id, "content": self.lang.pick(zh, en), "status": status})
             })
             .collect();
-        vec![tool_use(call, "todo_write", object([("items", items.into())]))]
+        vec![tool_use(call, "todo_write", json!({"items": items}))]
     }
 
     fn text(&self, zh: String, en: String) -> Vec<Block> {
@@ -264,8 +260,8 @@ impl Model for StandIn {
         let ran = latest_result(&request.messages, "run_main", None);
         match next {
             Move::Plan(statuses) => self.plan(statuses, call),
-            Move::Read(path) => vec![tool_use(call, "read_file", object([("path", path.into())]))],
-            Move::Run => vec![tool_use(call, "run_main", object([]))],
+            Move::Read(path) => vec![tool_use(call, "read_file", json!({"path": path}))],
+            Move::Run => vec![tool_use(call, "run_main", json!({}))],
             Move::PlanIfRan(statuses) => match ran {
                 Some((_, true)) => self.plan(statuses, call),
                 Some((result, false)) => self.not_run(&result),

@@ -13,7 +13,7 @@ use tsify::Tsify;
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::recorder::{self, RequestParts, Snapshot};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
 pub const REMINDER: &str = "<reminder>Update your todos.</reminder>";
@@ -40,21 +40,6 @@ pub struct ToolDefinition {
     /// Shared: the schemas are the same in every request of every run, so they are built once per
     /// thread, and a request (cloned and dropped once per model call) only counts references to them.
     pub input_schema: Rc<Value>,
-}
-
-/// A JSON object from its fields. Built directly rather than with `json!`, which would bring
-/// serde's whole value serializer into the module.
-pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    object_of(fields.into())
-}
-
-/// [`object`] for any number of fields: one copy of the map's building, not one per count.
-fn object_of(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(fields.into_iter().map(|(key, value)| (key.to_string(), value)).collect())
-}
-
-fn string_type() -> Value {
-    object([("type", "string".into())])
 }
 
 /// The three tools of LOOP.md, described in the run's language.
@@ -93,38 +78,27 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
 
 /// The input schemas of `todo_write`, `read_file` and `run_main`.
 fn schemas() -> [Rc<Value>; 3] {
-    let item = object([
-        ("type", "object".into()),
-        (
-            "properties",
-            object([
-                ("id", string_type()),
-                ("content", string_type()),
-                ("status", object([("type", "string".into()), ("enum", STATUSES.to_vec().into())])),
-            ]),
-        ),
-        ("required", vec!["id", "content", "status"].into()),
-        ("additionalProperties", false.into()),
-    ]);
-    let items = object([("type", "array".into()), ("maxItems", MAX_ITEMS.into()), ("items", item)]);
+    let string = json!({"type": "string"});
+    let item = json!({
+        "type": "object",
+        "properties": {"id": string, "content": string, "status": {"type": "string", "enum": STATUSES}},
+        "required": ["id", "content", "status"],
+        "additionalProperties": false,
+    });
     [
-        object([
-            ("type", "object".into()),
-            ("properties", object([("items", items)])),
-            ("required", vec!["items"].into()),
-            ("additionalProperties", false.into()),
-        ]),
-        object([
-            ("type", "object".into()),
-            ("properties", object([("path", string_type())])),
-            ("required", vec!["path"].into()),
-            ("additionalProperties", false.into()),
-        ]),
-        object([
-            ("type", "object".into()),
-            ("properties", object([])),
-            ("additionalProperties", false.into()),
-        ]),
+        json!({
+            "type": "object",
+            "properties": {"items": {"type": "array", "maxItems": MAX_ITEMS, "items": item}},
+            "required": ["items"],
+            "additionalProperties": false,
+        }),
+        json!({
+            "type": "object",
+            "properties": {"path": string},
+            "required": ["path"],
+            "additionalProperties": false,
+        }),
+        json!({"type": "object", "properties": {}, "additionalProperties": false}),
     ]
     .map(Rc::new)
 }
