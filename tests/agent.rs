@@ -81,7 +81,7 @@ fn count(history: &[Message], tool: &str, succeeded: bool) -> usize {
 fn run(id: &str, lang: Lang) -> (Outcome, MemoryRun) {
     let mut run = run_in_memory(&scenario(id).unwrap().setup, lang);
     let outcome =
-        std::mem::replace(&mut run.outcome, Err(todo_trace::lesson::TodoError::NoUserText));
+        std::mem::replace(&mut run.outcome, Err(todo_trace::lesson::TodoError::NoUserText.into()));
     (outcome.expect("the loop never fails on its own question"), run)
 }
 

@@ -21,7 +21,9 @@ use todo_trace::host::native::{
 };
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
-use todo_trace::lesson::agent_types::{Approval, Decision, Model, Outcome, Request, Stop, Tools};
+use todo_trace::lesson::agent_types::{
+    Approval, Decision, Model, ModelError, Outcome, Request, Stop, Tools,
+};
 use todo_trace::lesson::format_todos;
 use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
 
@@ -192,14 +194,14 @@ struct Narrated<'a> {
 }
 
 impl Model for Narrated<'_> {
-    fn reply(&mut self, request: &Request) -> Vec<Block> {
+    fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError> {
         print_messages(&request.messages, self.shown, self.lang);
-        let reply = self.model.reply(request);
+        let reply = self.model.reply(request)?;
         let mut seen = request.messages.clone();
         seen.push(Message { role: Role::Assistant, content: Content::Blocks(reply.clone()) });
         print_messages(&seen, request.messages.len(), self.lang);
         self.shown = seen.len();
-        reply
+        Ok(reply)
     }
 
     fn describe(&self) -> Cow<'_, str> {

@@ -11,7 +11,7 @@ use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::host::loop_scenarios::{question, AgentSetup, FILES};
 use crate::host::stand_in::StandIn;
 use crate::lesson::agent::run_loop;
-use crate::lesson::agent_types::{stopped, Outcome, Tools};
+use crate::lesson::agent_types::{stopped, LoopError, Outcome, Tools};
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
@@ -83,7 +83,7 @@ pub fn run_prepare(data: Data, lang: Lang) -> Result<Vec<Message>, TodoError> {
 }
 
 #[listed]
-pub fn run_agent(data: Data, lang: Lang) -> Result<Outcome, TodoError> {
+pub fn run_agent(data: Data, lang: Lang) -> Result<Outcome, LoopError> {
     let setup = data.agent.unwrap_or_default();
     let mut model = StandIn::new(setup.model, lang);
     let workspace = MemoryWorkspace::new(&FILES);

@@ -6,8 +6,8 @@ use tsify::Tsify;
 use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
 use crate::host::stand_in::{Needs, Script, StandIn, EVIDENCE};
 use crate::lesson::agent::run_loop;
-use crate::lesson::agent_types::{Decision, Outcome, Tools};
-use crate::lesson::types::{Block, Content, Lang, Message, TodoError};
+use crate::lesson::agent_types::{Decision, LoopError, Outcome, Tools};
+use crate::lesson::types::{Block, Content, Lang, Message};
 
 /// The program the model is asked to run. `ran.marker` is the evidence that it really ran.
 pub const MAIN_PY: &str =
@@ -135,7 +135,7 @@ pub fn scenario(id: &str) -> Option<&'static LoopScenario> {
 
 /// A run in memory, with what its stand-ins saw.
 pub struct MemoryRun {
-    pub outcome: Result<Outcome, TodoError>,
+    pub outcome: Result<Outcome, LoopError>,
     pub model: StandIn,
     /// How often the user was asked for approval.
     pub asked: usize,

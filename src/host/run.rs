@@ -9,7 +9,7 @@ use crate::host::figures::{
 };
 use crate::host::input;
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
-use crate::lesson::agent_types::{HostEvent, Stop};
+use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
 use serde_json::Value;
@@ -45,12 +45,12 @@ pub struct CallResult {
 }
 
 impl CallResult {
-    pub fn of<T: Serialize>(result: Result<T, TodoError>, lang: Lang) -> CallResult {
+    pub fn of<T: Serialize, E: Into<LoopError>>(result: Result<T, E>, lang: Lang) -> CallResult {
         match result {
             Ok(value) => {
                 CallResult { ok: true, value: Some(recorder::Json::of(&value)), error: None }
             }
-            Err(error) => CallResult::failed(error.info(lang)),
+            Err(error) => CallResult::failed(error.into().info(lang)),
         }
     }
 
@@ -187,10 +187,15 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         figure.host.iter().map(|&part| (part.name(), given.host_part(part))).collect();
     // The stored conversation a model request is prepared from, and how a returned error reads.
     let settings = Settings { history: Some(HostPart::Messages.name()), ..settings };
-    // Every traced function of the lesson fails with a `TodoError`.
-    let describe = move |error: &dyn std::any::Any| match error.downcast_ref::<TodoError>() {
-        Some(error) => error.info(lang),
-        None => ErrorInfo { code: "error", message: String::new(), line: None, column: None },
+    // The plan's functions fail with a `TodoError`, the loop with a `LoopError`.
+    let describe = move |error: &dyn std::any::Any| {
+        if let Some(error) = error.downcast_ref::<TodoError>() {
+            error.info(lang)
+        } else if let Some(error) = error.downcast_ref::<LoopError>() {
+            error.info(lang)
+        } else {
+            ErrorInfo { code: "error", message: String::new(), line: None, column: None }
+        }
     };
     let (recording, (result, claims)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 use tsify::Tsify;
 
-use crate::lesson::agent_types::{output_header, Model, Request};
+use crate::lesson::agent_types::{output_header, Model, ModelError, Request};
 use crate::lesson::types::{Block, Content, Lang, Message};
 use crate::recorder;
 use serde_json::{json, Value};
@@ -247,7 +247,18 @@ fn latest_result(messages: &[Message], tool: &str, path: Option<&str>) -> Option
 }
 
 impl Model for StandIn {
-    fn reply(&mut self, request: &Request) -> Vec<Block> {
+    fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError> {
+        Ok(self.play(request))
+    }
+
+    fn describe(&self) -> Cow<'_, str> {
+        Cow::Owned(format!("stand-in model ({})", self.script.name()))
+    }
+}
+
+impl StandIn {
+    /// The script's next reply: a stand-in always has one.
+    fn play(&mut self, request: &Request) -> Vec<Block> {
         recorder::request(&request.messages, &request.tools, request);
         if self.keep {
             self.requests.push(request.clone());
@@ -273,9 +284,5 @@ impl Model for StandIn {
                 "All done: every item of the plan is completed.".to_string(),
             ),
         }
-    }
-
-    fn describe(&self) -> Cow<'_, str> {
-        Cow::Owned(format!("stand-in model ({})", self.script.name()))
     }
 }

@@ -7,10 +7,10 @@
 use todo_trace_macros::traced;
 
 use crate::lesson::agent_types::{
-    no_such_tool, text_of, tool_calls, tool_definitions, Decision, Model, Outcome, ReadError,
-    Request, Stop, ToolCall, Tools, Warning,
+    no_such_tool, text_of, tool_calls, tool_definitions, Decision, LoopError, Model, Outcome,
+    ReadError, Request, Stop, ToolCall, Tools, Warning,
 };
-use crate::lesson::types::{Block, Message, State, TodoError};
+use crate::lesson::types::{Block, Message, State};
 use crate::lesson::{prepare_messages, write_todos};
 
 /// Calls the model until it answers or `max_calls` calls were made, running the tools it asks for.
@@ -21,7 +21,7 @@ pub fn run_loop(
     max_calls: usize,
     reminder: bool,
     question: &str,
-) -> Result<Outcome, TodoError> {
+) -> Result<Outcome, LoopError> {
     let mut state = State::default();
     let mut history = vec![Message::user(question)];
     let mut warnings = Vec::new();
@@ -43,7 +43,7 @@ pub fn run_loop(
             tools: tool_definitions(tools.lang),
             messages: prepare_messages(&history, &state, tools.lang)?,
         };
-        let reply = model.reply(&request);
+        let reply = model.reply(&request)?;
         calls += 1;
         history.push(Message::assistant(reply.clone()));
         let requested = tool_calls(&reply);

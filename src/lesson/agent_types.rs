@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;
 
-use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo};
+use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo, TodoError};
 use crate::lesson::{MAX_ITEMS, STATUSES};
 use crate::recorder::{self, RequestParts, Snapshot};
 use serde_json::{json, Value};
@@ -394,9 +394,66 @@ pub fn inside(path: &str) -> Option<Vec<&str>> {
     Some(parts)
 }
 
-/// The model: reads a request, replies with text and/or `tool_use` blocks.
+/// Why a model gave no reply. The loop stops with it: a host never makes a reply up.
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Eq)]
+pub struct ModelError {
+    /// `diverged` (a replay was asked for what its recording does not hold) or a live model's
+    /// failure: `unauthorized`, `network`, `malformed`, `overloaded`, ...
+    pub code: &'static str,
+    /// In the run's language.
+    pub message: String,
+}
+
+/// Why `run_loop` ended without an outcome: the plan could not be prepared, or the model gave no reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopError {
+    Plan(TodoError),
+    Model(ModelError),
+}
+
+impl From<TodoError> for LoopError {
+    fn from(error: TodoError) -> Self {
+        LoopError::Plan(error)
+    }
+}
+
+impl From<ModelError> for LoopError {
+    fn from(error: ModelError) -> Self {
+        LoopError::Model(error)
+    }
+}
+
+impl LoopError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            LoopError::Plan(error) => error.code(),
+            LoopError::Model(error) => error.code,
+        }
+    }
+
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            LoopError::Plan(error) => error.message(lang),
+            LoopError::Model(error) => error.message.clone(),
+        }
+    }
+
+    pub fn info(&self, lang: Lang) -> recorder::ErrorInfo {
+        match self {
+            LoopError::Plan(error) => error.info(lang),
+            LoopError::Model(error) => recorder::ErrorInfo {
+                code: error.code,
+                message: error.message.clone(),
+                line: None,
+                column: None,
+            },
+        }
+    }
+}
+
+/// The model: reads a request, replies with text and/or `tool_use` blocks, or says why it cannot.
 pub trait Model {
-    fn reply(&mut self, request: &Request) -> Vec<Block>;
+    fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError>;
     /// A short description for the locals pane, e.g. `stand-in model (standard)`.
     fn describe(&self) -> Cow<'_, str>;
 }

@@ -255,9 +255,9 @@ impl crate::lesson::agent_types::Model for Echo {
     fn reply(
         &mut self,
         request: &crate::lesson::agent_types::Request,
-    ) -> Vec<crate::lesson::types::Block> {
+    ) -> Result<Vec<crate::lesson::types::Block>, crate::lesson::agent_types::ModelError> {
         super::request(&request.messages, &request.tools, request);
-        Vec::new()
+        Ok(Vec::new())
     }
 
     fn describe(&self) -> std::borrow::Cow<'_, str> {
@@ -271,7 +271,7 @@ fn shorten_and_ask(
     model: &mut dyn crate::lesson::agent_types::Model,
 ) -> usize {
     request.messages.pop();
-    model.reply(request).len()
+    model.reply(request).map_or(0, |reply| reply.len())
 }
 
 /// A request of `count` user messages, each long enough to be a value of its own.
@@ -296,7 +296,7 @@ fn requests_noted(target: &'static str, run: impl Fn() -> usize) -> (super::Reco
 #[traced]
 fn ask_twice(model: &mut dyn crate::lesson::agent_types::Model, count: usize) -> usize {
     let mut request = long_request(count);
-    let first = model.reply(&request).len();
+    let first = model.reply(&request).map_or(0, |reply| reply.len());
     let second = shorten_and_ask(&mut request, model);
     first + second
 }
