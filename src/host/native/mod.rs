@@ -7,6 +7,9 @@
 
 mod contain;
 mod files;
+// ureq and its TLS stack do not build for wasm32, and the page never asks a live model.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 mod python;
 mod shown;
 mod terminal;
