@@ -15,9 +15,10 @@ use std::time::Duration;
 use serde::Serialize;
 use todo_trace::host::in_memory::Preset;
 use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
+use todo_trace::host::native::live::{LiveModel, DEFAULT_MODEL};
 use todo_trace::host::native::{
-    adopt_orphans, fresh_folder, json_shown, shown, workspace_notes, write_workspace, Folder,
-    Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
+    adopt_orphans, claims_of, fresh_folder, json_shown, shown, table_lines, workspace_notes,
+    write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
 };
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
@@ -28,15 +29,20 @@ use todo_trace::lesson::format_todos;
 use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
 
 const USAGE_EN: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
-                [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]
-                [--json] [--workspace DIR] [--time-limit SECONDS]
+                [--model standard|skip|claim|rejected|drift | --live [--model-name NAME]]
+                [--reminder] [--lang zh|en] [--json] [--workspace DIR] [--time-limit SECONDS]
 
-Runs the lesson's agent loop with the model stand-in, real files and a real python3 process.
+Runs the lesson's agent loop with the model stand-in (or a live model), real files and a real
+python3 process.
   --decision      answer every run request in advance; without it a terminal is asked
                   each time, and without a terminal the answer is deny
   --maintenance   the host's maintenance rule: runs are blocked without asking
   --max-calls N   stop with call_limit after N model calls (default 12)
   --model         the stand-in's script (default standard)
+  --live          ask a real model over the Anthropic Messages API instead of the stand-in;
+                  needs ANTHROPIC_API_KEY (never printed or written), and ANTHROPIC_BASE_URL
+                  may name another address (default https://api.anthropic.com)
+  --model-name    the live model (default DEFAULT_MODEL_NAME)
   --reminder      remind the model after three rounds without a plan update
   --lang          the language of the run, the transcript and this help (default zh)
   --json          print the outcome as one JSON object, plus ran (this run made ran.marker)
@@ -47,14 +53,18 @@ Runs the lesson's agent loop with the model stand-in, real files and a real pyth
                   (default 10)";
 
 const USAGE_ZH: &str = "用法：practice [--decision allow|deny] [--maintenance] [--max-calls N]
-                [--model standard|skip|claim|rejected|drift] [--reminder] [--lang zh|en]
-                [--json] [--workspace DIR] [--time-limit SECONDS]
+                [--model standard|skip|claim|rejected|drift | --live [--model-name NAME]]
+                [--reminder] [--lang zh|en] [--json] [--workspace DIR] [--time-limit SECONDS]
 
-用模型替身、真实文件和真实的 python3 进程运行本课的智能体循环。
+用模型替身（或真实模型）、真实文件和真实的 python3 进程运行本课的智能体循环。
   --decision      预先回答每一次运行请求；不给时每次在终端上询问，没有终端时答案是拒绝
   --maintenance   宿主的维护规则：不询问，直接阻止运行
   --max-calls N   模型调用 N 次后以 call_limit 停止（默认 12）
   --model         替身的脚本（默认 standard）
+  --live          通过 Anthropic Messages API 询问真实模型，而不是替身；需要 ANTHROPIC_API_KEY
+                  （密钥从不打印、从不写入），ANTHROPIC_BASE_URL 可以换一个地址
+                  （默认 https://api.anthropic.com）
+  --model-name    真实模型的名字（默认 DEFAULT_MODEL_NAME）
   --reminder      连续三轮没有更新计划时提醒模型
   --lang          运行、记录和本帮助所用的语言（默认 zh）
   --json          把结果打印成一个 JSON 对象，另加 ran（本次运行生成了 ran.marker）
@@ -63,9 +73,9 @@ const USAGE_ZH: &str = "用法：practice [--decision allow|deny] [--maintenance
                   （其中已有的 ran.marker 会在运行前删除：它不是证据）
   --time-limit S  main.py 可以运行的秒数，超时后它和它启动的所有进程都会被终止（默认 10）";
 
-/// The help in the run's language.
-fn usage(lang: Lang) -> &'static str {
-    lang.pick(USAGE_ZH, USAGE_EN)
+/// The help in the run's language, naming the default live model from its one constant.
+fn usage(lang: Lang) -> String {
+    lang.pick(USAGE_ZH, USAGE_EN).replace("DEFAULT_MODEL_NAME", DEFAULT_MODEL)
 }
 
 /// Prints a line to stdout, its control characters shown escaped (`shown`): much of what is
@@ -92,7 +102,10 @@ struct Options {
     decision: Option<Decision>,
     maintenance: bool,
     max_calls: usize,
-    script: Script,
+    /// The stand-in's script; `None` when `--model` was not given (then standard).
+    script: Option<Script>,
+    /// Ask a live model over the Messages API, by this name.
+    live: Option<String>,
     reminder: bool,
     lang: Lang,
     json: bool,
@@ -130,13 +143,16 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         decision: None,
         maintenance: false,
         max_calls: MAX_CALLS,
-        script: Script::Standard,
+        script: None,
+        live: None,
         reminder: false,
         lang: Lang::Zh,
         json: false,
         workspace: None,
         time_limit: TIME_LIMIT,
     };
+    let mut live = false;
+    let mut model_name = None;
     let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
@@ -156,9 +172,19 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
             }
             "--model" => {
                 let text = value()?;
-                options.script = Script::from_name(&text).ok_or(format!(
+                options.script = Some(Script::from_name(&text).ok_or(format!(
                     "--model takes standard, skip, claim, rejected or drift, not {text:?}"
-                ))?;
+                ))?);
+            }
+            "--live" => live = true,
+            "--model-name" => {
+                let name = value()?;
+                if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                    return Err(format!(
+                        "--model-name takes a model id such as {DEFAULT_MODEL}, not {name:?}"
+                    ));
+                }
+                model_name = Some(name);
             }
             "--reminder" => options.reminder = true,
             "--lang" => {
@@ -181,6 +207,18 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
             "--help" | "-h" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    match (live, model_name, options.script) {
+        (false, Some(_), _) => {
+            return Err("--model-name names a live model: it needs --live".into())
+        }
+        (true, _, Some(_)) => {
+            return Err(
+                "--live and --model exclude each other: --model picks a stand-in's script".into()
+            )
+        }
+        (true, name, None) => options.live = Some(name.unwrap_or_else(|| DEFAULT_MODEL.into())),
+        (false, None, _) => {}
     }
     Ok(Some(options))
 }
@@ -317,6 +355,10 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
         (false, Lang::En) => "does not exist: main.py did not run",
     };
     say!("{MARKER} {ran}");
+    say!();
+    for line in table_lines(&claims_of(outcome), lang) {
+        say!("{line}");
+    }
 }
 
 /// The outcome as `--json` prints it.
@@ -369,9 +411,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let lang = options.lang;
+    // The key is looked for first: without one, nothing is created, run or sent.
+    let mut live = match options.live.as_deref().map(|name| LiveModel::from_env(name, lang)) {
+        None => None,
+        Some(Ok(model)) => Some(model),
+        Some(Err(error)) => {
+            complain!("practice: {}", error.message);
+            return ExitCode::from(2);
+        }
+    };
     // Every process main.py starts stays below practice, even one that leaves its process group.
     adopt_orphans();
-    let lang = options.lang;
     let dir = match &options.workspace {
         Some(dir) => dir.clone(),
         None => match fresh_folder().and_then(|dir| write_workspace(&dir).map(|()| dir)) {
@@ -410,7 +461,11 @@ fn main() -> ExitCode {
         maintenance: options.maintenance,
         lang,
     };
-    let mut stand_in = StandIn::new(options.script, lang);
+    let mut stand_in = StandIn::new(options.script.unwrap_or(Script::Standard), lang);
+    let model: &mut dyn Model = match &mut live {
+        Some(live) => live,
+        None => &mut stand_in,
+    };
     let question = question(lang);
     let notes = workspace_notes(&dir, MAX_READ_BYTES, lang);
     if options.json {
@@ -431,12 +486,15 @@ fn main() -> ExitCode {
         for note in &notes {
             say!("{note}");
         }
+        if let Some(name) = &options.live {
+            labelled(lang.pick("模型：真实模型 ", "Model: live, "), name);
+        }
         say!("{}{question}", lang.pick("用户：", "User: "));
     }
     let result = if options.json {
-        run_loop(&mut stand_in, &mut tools, options.max_calls, options.reminder, question)
+        run_loop(model, &mut tools, options.max_calls, options.reminder, question)
     } else {
-        let mut narrated = Narrated { model: &mut stand_in, lang, shown: 1 };
+        let mut narrated = Narrated { model, lang, shown: 1 };
         let result =
             run_loop(&mut narrated, &mut tools, options.max_calls, options.reminder, question);
         if let Ok(outcome) = &result {

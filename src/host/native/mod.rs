@@ -3,9 +3,11 @@
 //! Only the `practice` binary uses this module; the wasm API never reaches it, so none of it is
 //! linked into the page's module. The folder is not trusted: its files may be links out of it,
 //! FIFOs or huge (`files.rs`), `main.py` may start processes that try to outlive the run
-//! (`contain.rs`), and anything it prints may hold terminal escapes (`shown.rs`).
+//! (`contain.rs`), and anything it prints may hold terminal escapes (`shown.rs`). With `--live`
+//! the model is a real one over HTTPS (`live.rs`), and its words are as untrusted as the folder.
 
 mod contain;
+mod evidence;
 mod files;
 // ureq and its TLS stack do not build for wasm32, and the page never asks a live model.
 #[cfg(not(target_arch = "wasm32"))]
@@ -24,6 +26,7 @@ use crate::host::loop_scenarios::FILES;
 use crate::lesson::agent_types::{ReadError, Workspace};
 
 pub use contain::adopt_orphans;
+pub use evidence::{claims_of, table_lines};
 pub use files::{open_inside, read_inside, workspace_notes, NOT_REGULAR};
 pub use python::Python;
 pub use shown::{json_shown, shown};
