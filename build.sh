@@ -103,6 +103,9 @@ run_tests() {
   wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER"
   step "types of the page (tsc --noEmit against the module's generated declarations)"
   node_modules/.bin/tsc --noEmit -p .
+  step "live model (practice --live against a local mock of the Messages API; the pinned SDK as judge)"
+  cargo build --bin practice
+  node --test --test-concurrency=1 tests/live/
   if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
     step "end-to-end tests (the page in headless Chromium)"
     node --test --test-concurrency=1 tests/e2e/

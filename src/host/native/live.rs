@@ -292,12 +292,15 @@ fn retryable(status: u16) -> bool {
 
 /// The error for a final status other than 200.
 fn refused(status: u16, body: &[u8], tries: u32, lang: Lang) -> ModelError {
-    let said = server_said(body);
-    let said = if said.is_empty() { String::new() } else { format!(" ({said})") };
+    let said = match (server_said(body), lang) {
+        (said, _) if said.is_empty() => said,
+        (said, Lang::Zh) => format!("（{said}）"),
+        (said, Lang::En) => format!(" ({said})"),
+    };
     if status == 401 {
         let message = match lang {
             Lang::Zh => format!(
-                "Messages API 拒绝了这个密钥（401 Unauthorized{said}）。请检查 ANTHROPIC_API_KEY。"
+                "Messages API 拒绝了这个密钥：401 Unauthorized{said}。请检查 ANTHROPIC_API_KEY。"
             ),
             Lang::En => format!(
                 "The Messages API refused the key (401 Unauthorized{said}). Check ANTHROPIC_API_KEY."
