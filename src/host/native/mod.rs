@@ -8,6 +8,7 @@
 mod contain;
 mod files;
 mod python;
+mod run_files;
 mod shown;
 mod terminal;
 
@@ -23,6 +24,7 @@ use crate::lesson::agent_types::{ReadError, Workspace};
 pub use contain::adopt_orphans;
 pub use files::{open_inside, read_inside, workspace_notes, NOT_REGULAR};
 pub use python::Python;
+pub use run_files::{now, read_run_file};
 pub use shown::{json_shown, shown};
 pub use terminal::Terminal;
 
