@@ -129,7 +129,7 @@ fn the_table_holds_row_by_row_in_both_languages() {
                 Stop::CallLimit => assert_eq!(outcome.answer, "", "{at}"),
                 Stop::Answered => assert!(!outcome.answer.is_empty(), "{at}"),
             }
-            let codes: Vec<&str> = outcome.warnings.iter().map(|w| w.code).collect();
+            let codes: Vec<&str> = outcome.warnings.iter().map(|w| w.code.as_str()).collect();
             let expected: &[&str] = match row.id {
                 "deny" => &["run_refused"],
                 "maintenance" => &["run_blocked"],

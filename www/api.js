@@ -12,6 +12,7 @@ import { MAX_INPUT_BYTES, readValue } from './value.js';
 /** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
+/** @typedef {import('./pkg/todo_trace.js').RunFile} RunFile */
 
 export default init;
 
@@ -90,6 +91,25 @@ export function traceValue(figureId, value, lang) {
   const read = readValue(value);
   if ('refused' in read) return refused(figure, read.refused, language);
   return traceFrom(wasm.traceValueJson(figure, JSON.stringify(read.data), language));
+}
+
+/** The largest run file read, in bytes (src/host/runs/file.rs `MAX_BYTES`). */
+export const MAX_RUN_BYTES = 1 << 20;
+
+/**
+ * Replays a run file's text in the loop figure. A file over the limit, or not a run file, gives a trace that did not
+ * run whose result is the coded error (`run_too_large`, `run_malformed`, ...); it never throws for that.
+ * @param {unknown} runText @param {unknown} lang @returns {Trace}
+ */
+export function traceRun(runText, lang) {
+  const typed = string('text', runText);
+  // Each UTF-16 unit is at least one byte of UTF-8: past the limit, only enough to be refused is copied into wasm memory.
+  return traceFrom(wasm.traceRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('lang', lang)));
+}
+
+/** The run file of a built-in loop scenario, as an object. @param {unknown} scenarioId @param {unknown} lang @returns {RunFile} */
+export function runFile(scenarioId, lang) {
+  return JSON.parse(wasm.runFileJson(text('scenarioId', scenarioId), text('lang', lang)));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */

@@ -69,6 +69,19 @@ pub fn trace_value_json(figure_id: &str, json: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| run::trace_value(figure_id, json, lang)))
 }
 
+/// Replays a run file's text in the loop figure: `Trace` as JSON. A file over a limit, or not a
+/// run file, gives a trace that did not run with the coded error.
+#[wasm_bindgen(js_name = traceRunJson)]
+pub fn trace_run_json(text: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| run::trace_run(text, lang)))
+}
+
+/// The run file of a built-in loop scenario: `RunFile` as JSON.
+#[wasm_bindgen(js_name = runFileJson)]
+pub fn run_file_json(scenario_id: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| run::scenario_run(scenario_id, lang)))
+}
+
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,
 /// and its result is the coded error in `lang`.
 #[wasm_bindgen(js_name = traceRefusedJson)]

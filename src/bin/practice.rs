@@ -17,9 +17,11 @@ use todo_trace::host::in_memory::Preset;
 use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
 use todo_trace::host::native::live::{LiveModel, DEFAULT_MODEL};
 use todo_trace::host::native::{
-    adopt_orphans, claims_of, fresh_folder, json_shown, shown, table_lines, workspace_notes,
-    write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
+    adopt_orphans, claims_of, fresh_folder, json_shown, now, read_run_file, shown, table_lines,
+    workspace_notes, write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
 };
+use todo_trace::host::runs::tape::{TapedApproval, TapedModel, TapedRunner, TapedWorkspace};
+use todo_trace::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source, Tape};
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
 use todo_trace::lesson::agent_types::{
@@ -31,6 +33,8 @@ use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
 const USAGE_EN: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
                 [--model standard|skip|claim|rejected|drift | --live [--model-name NAME]]
                 [--reminder] [--lang zh|en] [--json] [--workspace DIR] [--time-limit SECONDS]
+                [--record FILE]
+       practice --replay FILE [--lang zh|en] [--json]
 
 Runs the lesson's agent loop with the model stand-in (or a live model), real files and a real
 python3 process.
@@ -50,11 +54,17 @@ python3 process.
   --workspace DIR use this folder as it is, instead of a fresh temporary one
                   (a ran.marker already in it is removed before the run: it is not evidence)
   --time-limit S  seconds main.py may run before it and every process it started are killed
-                  (default 10)";
+                  (default 10)
+  --record FILE   write the run file of this run: the model's replies, the files read, the
+                  answers and the program's runs (never a key, nothing of this machine)
+  --replay FILE   replay a run file through the same host code, printing the same transcript;
+                  exits 1 where the host asks for something the recording does not hold";
 
 const USAGE_ZH: &str = "用法：practice [--decision allow|deny] [--maintenance] [--max-calls N]
                 [--model standard|skip|claim|rejected|drift | --live [--model-name NAME]]
                 [--reminder] [--lang zh|en] [--json] [--workspace DIR] [--time-limit SECONDS]
+                [--record FILE]
+      practice --replay FILE [--lang zh|en] [--json]
 
 用模型替身（或真实模型）、真实文件和真实的 python3 进程运行本课的智能体循环。
   --decision      预先回答每一次运行请求；不给时每次在终端上询问，没有终端时答案是拒绝
@@ -71,7 +81,11 @@ const USAGE_ZH: &str = "用法：practice [--decision allow|deny] [--maintenance
                   和 stale_marker_removed（运行前先删除了旧的 ran.marker）
   --workspace DIR 直接使用这个文件夹，而不是新建临时文件夹
                   （其中已有的 ran.marker 会在运行前删除：它不是证据）
-  --time-limit S  main.py 可以运行的秒数，超时后它和它启动的所有进程都会被终止（默认 10）";
+  --time-limit S  main.py 可以运行的秒数，超时后它和它启动的所有进程都会被终止（默认 10）
+  --record FILE   把这次运行写成运行记录：模型的回复、读过的文件、用户的回答和程序的运行
+                  （不含任何密钥，也不含这台机器的任何信息）
+  --replay FILE   用同一份宿主代码重放一份运行记录，打印同样的过程；
+                  宿主问到记录里没有的东西时，以退出码 1 结束";
 
 /// The help in the run's language, naming the default live model from its one constant.
 fn usage(lang: Lang) -> String {
@@ -111,6 +125,10 @@ struct Options {
     json: bool,
     workspace: Option<PathBuf>,
     time_limit: Duration,
+    record: Option<PathBuf>,
+    replay: Option<PathBuf>,
+    /// The flags given, to refuse those a replay cannot take.
+    given: Vec<String>,
 }
 
 /// The language the arguments ask for (the last valid `--lang`), known before the rest is
@@ -150,11 +168,17 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         json: false,
         workspace: None,
         time_limit: TIME_LIMIT,
+        record: None,
+        replay: None,
+        given: Vec::new(),
     };
     let mut live = false;
     let mut model_name = None;
     let mut args = args.into_iter();
     while let Some(flag) = args.next() {
+        if flag.starts_with("--") {
+            options.given.push(flag.clone());
+        }
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
             "--decision" => {
@@ -204,6 +228,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
                 }
                 options.time_limit = Duration::from_secs_f64(seconds);
             }
+            "--record" => options.record = Some(PathBuf::from(value()?)),
+            "--replay" => options.replay = Some(PathBuf::from(value()?)),
             "--help" | "-h" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -219,6 +245,13 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         }
         (true, name, None) => options.live = Some(name.unwrap_or_else(|| DEFAULT_MODEL.into())),
         (false, None, _) => {}
+    }
+    if options.replay.is_some() {
+        // A replay's settings, answers and files are the recording's.
+        let allowed = ["--replay", "--lang", "--json"];
+        if let Some(flag) = options.given.iter().find(|flag| !allowed.contains(&flag.as_str())) {
+            return Err(format!("--replay takes its settings from the run file, not from {flag}"));
+        }
     }
     Ok(Some(options))
 }
@@ -325,7 +358,9 @@ fn tool_name<'a>(messages: &'a [Message], id: &str) -> &'a str {
         .unwrap_or("")
 }
 
-fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
+/// The end of a transcript. `ran` is whether `main.py` left its marker, for a run with a
+/// workspace; a replay has none, and runs no program.
+fn print_summary(outcome: &Outcome, ran: Option<bool>, lang: Lang) {
     let stop = match (outcome.stop, lang) {
         (Stop::Answered, Lang::Zh) => "answered（模型不再调用工具而给出了回答；这本身不说明工作已完成）",
         (Stop::Answered, Lang::En) => {
@@ -349,10 +384,17 @@ fn print_summary(outcome: &Outcome, ran: bool, lang: Lang) {
         }
     }
     let ran = match (ran, lang) {
-        (true, Lang::Zh) => "存在：main.py 真的运行过",
-        (false, Lang::Zh) => "不存在：main.py 没有运行",
-        (true, Lang::En) => "exists: main.py really ran",
-        (false, Lang::En) => "does not exist: main.py did not run",
+        (Some(true), Lang::Zh) => "存在：main.py 真的运行过",
+        (Some(false), Lang::Zh) => "不存在：main.py 没有运行",
+        (Some(true), Lang::En) => "exists: main.py really ran",
+        (Some(false), Lang::En) => "does not exist: main.py did not run",
+        (None, lang) => {
+            let replayed = lang.pick(
+                "（重放没有工作区，也不运行任何程序：运行结果来自记录）",
+                "(A replay has no workspace and runs no program: run results come from the recording.)",
+            );
+            return say!("{replayed}");
+        }
     };
     say!("{MARKER} {ran}");
     say!();
@@ -392,6 +434,86 @@ fn marker_made(dir: &Path) -> bool {
     fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|metadata| metadata.is_file())
 }
 
+/// Writes a run file, as JSON a person can read.
+fn write_run(path: &Path, run: &RunFile) -> std::io::Result<()> {
+    let json = serde_json::to_string_pretty(run).map_err(std::io::Error::other)?;
+    fs::write(path, json + "\n")
+}
+
+/// `practice --replay FILE`: the recorded run through the same host code, with the same transcript.
+fn replay(path: &Path, options: &Options) -> ExitCode {
+    let lang = options.lang;
+    let text = match read_run_file(path) {
+        Ok(text) => text,
+        Err(error) => {
+            complain!("practice: cannot read the run file {}: {error}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let run = match runs::parse(&text) {
+        Ok(run) => run,
+        Err(error) => {
+            complain!("practice: {} ({})", error.message(lang), error.code());
+            return ExitCode::from(2);
+        }
+    };
+    let replay = Replay::new(&run);
+    let (mut model, mut approval, mut runner) = (&replay, &replay, &replay);
+    let settings = run.settings;
+    let mut tools = Tools {
+        workspace: &replay,
+        approval: &mut approval,
+        runner: &mut runner,
+        maintenance: settings.maintenance,
+        lang: settings.lang,
+    };
+    let (max_calls, reminder, question) = (settings.max_calls, settings.reminder, &run.question);
+    let result = if options.json {
+        run_loop(&mut model, &mut tools, max_calls, reminder, question)
+    } else {
+        labelled(lang.pick("重放：", "Replay: "), &run.origin(lang));
+        say!("{}{question}", lang.pick("用户：", "User: "));
+        let mut narrated = Narrated { model: &mut model, lang, shown: 1 };
+        let result = run_loop(&mut narrated, &mut tools, max_calls, reminder, question);
+        if let Ok(outcome) = &result {
+            print_messages(&outcome.history, narrated.shown, lang);
+        }
+        result
+    };
+    let diverged = replay.finish(&result);
+    match (&result, options.json) {
+        (Ok(outcome), true) => {
+            let report = ReplayReport { outcome, diverged: diverged.as_ref() };
+            match serde_json::to_string(&report) {
+                Ok(json) => say!("{}", json_shown(&json)),
+                Err(error) => complain!("practice: {error}"),
+            }
+        }
+        (Ok(outcome), false) => print_summary(outcome, None, lang),
+        // A divergence is said once, below.
+        (Err(error), _) if diverged.is_none() => complain!("practice: {}", error.message(lang)),
+        (Err(_), _) => {}
+    }
+    match diverged {
+        Some(divergence) => {
+            complain!("practice: {}", divergence.message);
+            ExitCode::from(1)
+        }
+        None if result.is_err() => ExitCode::FAILURE,
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// A replay's outcome as `--json` prints it.
+#[derive(Serialize)]
+struct ReplayReport<'a> {
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    /// Where the replay left its recording; absent when it followed it to the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diverged: Option<&'a Divergence>,
+}
+
 fn main() -> ExitCode {
     let args = match utf8_args(std::env::args_os().skip(1)) {
         Ok(args) => args,
@@ -411,13 +533,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &options.replay {
+        return replay(path, &options);
+    }
     let lang = options.lang;
     // The key is looked for first: without one, nothing is created, run or sent.
     let mut live = match options.live.as_deref().map(|name| LiveModel::from_env(name, lang)) {
         None => None,
         Some(Ok(model)) => Some(model),
-        Some(Err(error)) => {
-            complain!("practice: {}", error.message);
+        Some(Err(problem)) => {
+            complain!("practice: {problem}");
             return ExitCode::from(2);
         }
     };
@@ -453,10 +578,14 @@ fn main() -> ExitCode {
         Some(preset) => preset,
         None => &mut terminal,
     };
-    let mut runner = Python { time_limit: options.time_limit, ..Python::new(dir.clone()) };
+    let mut python = Python { time_limit: options.time_limit, ..Python::new(dir.clone()) };
+    // Every answer of the world is kept as it passes; written out with --record.
+    let tape = Tape::new();
+    let mut approval = TapedApproval { approval, tape: &tape };
+    let mut runner = TapedRunner { runner: &mut python, tape: &tape };
     let mut tools = Tools {
-        workspace: &workspace,
-        approval,
+        workspace: &TapedWorkspace { workspace: &workspace, tape: &tape },
+        approval: &mut approval,
         runner: &mut runner,
         maintenance: options.maintenance,
         lang,
@@ -466,6 +595,7 @@ fn main() -> ExitCode {
         Some(live) => live,
         None => &mut stand_in,
     };
+    let mut model = TapedModel { model, tape: &tape };
     let question = question(lang);
     let notes = workspace_notes(&dir, MAX_READ_BYTES, lang);
     if options.json {
@@ -492,9 +622,9 @@ fn main() -> ExitCode {
         say!("{}{question}", lang.pick("用户：", "User: "));
     }
     let result = if options.json {
-        run_loop(model, &mut tools, options.max_calls, options.reminder, question)
+        run_loop(&mut model, &mut tools, options.max_calls, options.reminder, question)
     } else {
-        let mut narrated = Narrated { model, lang, shown: 1 };
+        let mut narrated = Narrated { model: &mut model, lang, shown: 1 };
         let result =
             run_loop(&mut narrated, &mut tools, options.max_calls, options.reminder, question);
         if let Ok(outcome) = &result {
@@ -502,6 +632,23 @@ fn main() -> ExitCode {
         }
         result
     };
+    if let Some(path) = &options.record {
+        let settings = RunSettings {
+            lang,
+            max_calls: options.max_calls,
+            maintenance: options.maintenance,
+            reminder: options.reminder,
+        };
+        let source = match &options.live {
+            Some(name) => Source::Live { name: name.clone() },
+            None => Source::StandIn { script: options.script.unwrap_or(Script::Standard) },
+        };
+        let run = tape.finish(source, Some(now()), settings, question, &result);
+        if let Err(error) = write_run(path, &run) {
+            complain!("practice: cannot write the run file {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(error) => {
@@ -526,7 +673,7 @@ fn main() -> ExitCode {
             }
         }
     } else {
-        print_summary(&outcome, ran, lang);
+        print_summary(&outcome, Some(ran), lang);
     }
     ExitCode::SUCCESS
 }

@@ -7,9 +7,8 @@ use serde::Serialize;
 use todo_trace_macros::listed;
 use tsify::Tsify;
 
-use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
-use crate::host::loop_scenarios::{question, AgentSetup, FILES};
-use crate::host::stand_in::StandIn;
+use crate::host::loop_scenarios::AgentSetup;
+use crate::host::runs::{Replay, RunFile};
 use crate::lesson::agent::run_loop;
 use crate::lesson::agent_types::{stopped, LoopError, Outcome, Tools};
 use crate::lesson::{
@@ -26,10 +25,13 @@ pub struct Data {
     #[tsify(type = "unknown")]
     pub items: Value,
     pub messages: Vec<Message>,
-    /// The loop figure's setup (LOOP.md); absent for the function figures.
+    /// How the stand-in made a built-in loop scenario's run (LOOP.md); absent elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub agent: Option<AgentSetup>,
+    /// The run the loop figure replays; absent for the function figures.
+    #[serde(skip)]
+    pub run: Option<RunFile>,
 }
 
 #[listed]
@@ -83,20 +85,19 @@ pub fn run_prepare(data: Data, lang: Lang) -> Result<Vec<Message>, TodoError> {
 }
 
 #[listed]
-pub fn run_agent(data: Data, lang: Lang) -> Result<Outcome, LoopError> {
-    let setup = data.agent.unwrap_or_default();
-    let mut model = StandIn::new(setup.model, lang);
-    let workspace = MemoryWorkspace::new(&FILES);
-    let mut approval = Preset::new(setup.decision);
-    let mut runner = Recorded;
+pub fn run_agent(replay: &Replay, lang: Lang) -> Result<Outcome, LoopError> {
+    let run = replay.run;
+    let settings = run.settings;
+    let (mut model, mut approval, mut runner) = (replay, replay, replay);
     let mut tools = Tools {
-        workspace: &workspace,
+        workspace: replay,
         approval: &mut approval,
         runner: &mut runner,
-        maintenance: setup.maintenance,
-        lang,
+        maintenance: settings.maintenance,
+        lang: settings.lang,
     };
-    let result = run_loop(&mut model, &mut tools, setup.max_calls, setup.reminder, question(lang));
+    let result =
+        run_loop(&mut model, &mut tools, settings.max_calls, settings.reminder, &run.question);
     match &result {
         Ok(outcome) => {
             say(stopped(outcome, lang));
@@ -107,6 +108,9 @@ pub fn run_agent(data: Data, lang: Lang) -> Result<Outcome, LoopError> {
             say(&outcome.answer);
         }
         Err(error) => say(error.message(lang)),
+    }
+    if let Some(divergence) = replay.finish(&result) {
+        say(divergence.message);
     }
     result
 }

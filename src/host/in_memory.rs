@@ -5,7 +5,8 @@
 
 use crate::lesson::agent_types::HostEvent;
 use crate::lesson::agent_types::{
-    exit_line, inside, output_header, Approval, Decision, ReadError, RunResult, Runner, Workspace,
+    exit_line, inside, output_header, Approval, Decision, Process, ReadError, RunResult, Runner,
+    Workspace,
 };
 use crate::lesson::types::Lang;
 use std::borrow::Cow;
@@ -80,7 +81,9 @@ impl Runner for Recorded {
         );
         let text =
             format!("{label}\n{}\n{}\n{RECORDED_OUTPUT}", exit_line(0, lang), output_header(lang));
-        RunResult { text, ok: true }
+        let process =
+            Process { exit_code: Some(0), output: RECORDED_OUTPUT.to_string(), timed_out: false };
+        RunResult { text, ok: true, process: Some(process) }
     }
 
     fn describe(&self) -> Cow<'_, str> {

@@ -1,9 +1,11 @@
-//! The loop's workspace, question and eight scenarios (LOOP.md's table), and running one in memory as the page does.
+//! The loop's workspace, question and nine scenarios (LOOP.md's table), and running one in memory as the page does.
 
 use serde::Serialize;
 use tsify::Tsify;
 
 use crate::host::in_memory::{MemoryWorkspace, Preset, Recorded};
+use crate::host::runs::tape::{TapedApproval, TapedModel, TapedRunner, TapedWorkspace};
+use crate::host::runs::{RunFile, RunSettings, Source, Tape};
 use crate::host::stand_in::{Needs, Script, StandIn, EVIDENCE};
 use crate::lesson::agent::run_loop;
 use crate::lesson::agent_types::{Decision, LoopError, Outcome, Tools};
@@ -93,7 +95,7 @@ use Script::{Claim, Drift, Rejected, Skip, Standard};
 
 /// LOOP.md's table, in its order; the first is the default.
 #[rustfmt::skip]
-pub const SCENARIOS: [LoopScenario; 8] = [
+pub const SCENARIOS: [LoopScenario; 9] = [
     LoopScenario { id: "allow", setup: setup(Standard, Allow, false, 12, false),
         label: ("允许运行", "Run allowed"),
         hint: ("读两个文件，获准后运行并核对：8 次模型调用，其中 4 次只为更新计划。",
@@ -126,6 +128,10 @@ pub const SCENARIOS: [LoopScenario; 8] = [
         label: ("提醒", "Reminder"),
         hint: ("连续三轮没有更新计划：第三轮的工具结果后面附上一条提醒。",
                "Three rounds without a plan update: the third round's tool results carry one reminder.") },
+    LoopScenario { id: "drift", setup: setup(Drift, Allow, false, 12, false),
+        label: ("计划过时", "Stale plan"),
+        hint: ("同一个模型，没有提醒：答案是对的，计划却停在 I P P，早已过时。",
+               "The same model without the reminder: the answer is right, yet the plan stays at I P P, long out of date.") },
 ];
 
 /// The scenario with this id.
@@ -157,6 +163,36 @@ pub fn run_in_memory(setup: &AgentSetup, lang: Lang) -> MemoryRun {
     };
     let outcome = run_loop(&mut model, &mut tools, setup.max_calls, setup.reminder, question(lang));
     MemoryRun { outcome, model, asked: approval.asked }
+}
+
+/// A setup's run, made by the stand-in with the page's files, recorded: the run file the loop
+/// figure replays. The built-in scenarios are runs like any other.
+pub fn run_file(setup: &AgentSetup, lang: Lang) -> RunFile {
+    let tape = Tape::new();
+    let mut stand_in = StandIn::new(setup.model, lang);
+    let mut model = TapedModel { model: &mut stand_in, tape: &tape };
+    let files = MemoryWorkspace::new(&FILES);
+    let workspace = TapedWorkspace { workspace: &files, tape: &tape };
+    let mut preset = Preset::new(setup.decision);
+    let mut approval = TapedApproval { approval: &mut preset, tape: &tape };
+    let mut recorded = Recorded;
+    let mut runner = TapedRunner { runner: &mut recorded, tape: &tape };
+    let mut tools = Tools {
+        workspace: &workspace,
+        approval: &mut approval,
+        runner: &mut runner,
+        maintenance: setup.maintenance,
+        lang,
+    };
+    let question = question(lang);
+    let result = run_loop(&mut model, &mut tools, setup.max_calls, setup.reminder, question);
+    let settings = RunSettings {
+        lang,
+        max_calls: setup.max_calls,
+        maintenance: setup.maintenance,
+        reminder: setup.reminder,
+    };
+    tape.finish(Source::StandIn { script: setup.model }, None, settings, question, &result)
 }
 
 /// One item of the final plan beside the evidence in the history (LOOP.md's fourth point).

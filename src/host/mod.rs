@@ -8,6 +8,7 @@ pub mod input;
 pub mod loop_scenarios;
 pub mod native;
 pub mod run;
+pub mod runs;
 pub mod scenarios;
 pub mod source;
 pub mod stand_in;

@@ -8,7 +8,8 @@ use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::host::input;
-use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::host::loop_scenarios::{claims, run_file, AgentSetup, PlanClaim};
+use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
@@ -30,6 +31,27 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+    /// The loop figure's run: where it came from, and where the replay left it (absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub replay: Option<ReplayInfo>,
+}
+
+/// What the page says about the run a loop trace replays.
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
+pub struct ReplayInfo {
+    /// In the page's language: `live: NAME, recorded DATE`, `stand-in: standard`.
+    pub origin: String,
+    pub source: Source,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub recorded: Option<String>,
+    pub settings: RunSettings,
+    /// The model calls the recording holds.
+    pub calls: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub diverged: Option<Divergence>,
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -73,7 +95,7 @@ pub fn trace_with(
     let figure = figure(figure_id)?;
     if figure.id == FigureId::Loop {
         let scenario = loop_scenario(scenario_id)?;
-        return Ok(run(figure, scenario.id, Data::agent(scenario.setup), lang, settings));
+        return Ok(run(figure, scenario.id, Data::agent(scenario.setup, lang), lang, settings));
     }
     let scenario = scenario_def(figure, scenario_id)?;
     Ok(run(figure, scenario.id, scenario.data(lang), lang, settings))
@@ -81,6 +103,50 @@ pub fn trace_with(
 
 /// The `scenario` of a trace made from the reader's own input.
 pub const INPUT_SCENARIO: &str = "input";
+
+/// The `scenario` of a loop trace replaying a run file the reader opened.
+pub const RUN_SCENARIO: &str = "run";
+
+/// Replays a run file's text in the loop figure. A file over a limit, or not a run file, gives a
+/// trace that did not run with the coded error.
+pub fn trace_run(text: &str, lang: Lang) -> Result<Trace, ApiError> {
+    trace_run_with(text, lang, Settings::default())
+}
+
+/// [`trace_run`] with other recording [`Settings`].
+pub fn trace_run_with(text: &str, lang: Lang, settings: Settings) -> Result<Trace, ApiError> {
+    let figure = figure(FigureId::Loop.name())?;
+    match runs::parse(text) {
+        Ok(run) => Ok(run_file_trace(figure, RUN_SCENARIO, run, lang, settings)),
+        Err(error) => {
+            let info = ErrorInfo {
+                code: error.code(),
+                message: error.message(lang),
+                line: None,
+                column: None,
+            };
+            Ok(refused_run(figure, info))
+        }
+    }
+}
+
+/// The run file of a built-in loop scenario.
+pub fn scenario_run(scenario_id: &str, lang: Lang) -> Result<RunFile, ApiError> {
+    let scenario = loop_scenario(scenario_id)?;
+    Ok(run_file(&scenario.setup, lang))
+}
+
+/// The loop figure replaying `run`.
+pub fn run_file_trace(
+    figure: Figure,
+    scenario: &str,
+    run: RunFile,
+    lang: Lang,
+    settings: Settings,
+) -> Trace {
+    let data = Data { run: Some(run), ..Data::agent_none() };
+    self::run(figure, scenario, data, lang, settings)
+}
 
 /// Runs a figure on the reader's own text, parsed by [`input::parse`] (JSON or a Python literal).
 ///
@@ -162,6 +228,20 @@ fn editable(figure_id: &str, lang: Lang) -> Result<(Figure, Data), ApiError> {
     }
 }
 
+/// The trace of a run file refused before it was replayed.
+fn refused_run(figure: Figure, error: ErrorInfo) -> Trace {
+    Trace {
+        figure: figure.id,
+        scenario: RUN_SCENARIO.to_string(),
+        ran: false,
+        data: Given::default(),
+        recording: Recording::default(),
+        result: CallResult::failed(error),
+        claims: None,
+        replay: None,
+    }
+}
+
 /// The trace of reader input that never reached the call entry: the part the reader edits is left
 /// empty (`items: null`, or an empty host plan) and nothing was recorded.
 fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
@@ -177,6 +257,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         recording: Recording::default(),
         result: CallResult::failed(error),
         claims: None,
+        replay: None,
     }
 }
 
@@ -197,13 +278,33 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             ErrorInfo { code: "error", message: String::new(), line: None, column: None }
         }
     };
-    let (recording, (result, claims)) =
+    let run_file = data.run;
+    let data = Data { run: None, ..data };
+    let (recording, (result, claims, replay)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
-            FigureId::Validate => (CallResult::of(run_validate(data, lang), lang), None),
-            FigureId::Write => (CallResult::of(run_write(data, lang), lang), None),
-            FigureId::Prepare => (CallResult::of(run_prepare(data, lang), lang), None),
+            FigureId::Validate => (CallResult::of(run_validate(data, lang), lang), None, None),
+            FigureId::Write => (CallResult::of(run_write(data, lang), lang), None, None),
+            FigureId::Prepare => (CallResult::of(run_prepare(data, lang), lang), None, None),
             FigureId::Loop => {
-                let result = run_agent(data, lang);
+                let Some(run) = &run_file else {
+                    let error = ErrorInfo {
+                        code: "no_run",
+                        message: String::new(),
+                        line: None,
+                        column: None,
+                    };
+                    return (CallResult::failed(error), None, None);
+                };
+                let replay = Replay::new(run);
+                let result = run_agent(&replay, lang);
+                let info = ReplayInfo {
+                    origin: run.origin(lang),
+                    source: run.model.clone(),
+                    recorded: run.recorded.clone(),
+                    settings: run.settings,
+                    calls: run.calls.len(),
+                    diverged: replay.diverged(),
+                };
                 let claims = result.as_ref().ok().map(|outcome| {
                     // Why the loop stopped is the host's last decision, on the loop's last step.
                     match outcome.stop {
@@ -213,7 +314,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                     .decide();
                     claims(outcome)
                 });
-                (CallResult::of(result, lang), claims)
+                (CallResult::of(result, lang), claims, Some(info))
             }
         });
     Trace {
@@ -224,6 +325,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         recording,
         result,
         claims,
+        replay,
     }
 }
 
@@ -274,13 +376,20 @@ impl Given {
 }
 
 impl Data {
-    /// The loop figure's data: its setup, and an empty plan and history (the loop starts both).
-    pub fn agent(setup: AgentSetup) -> Data {
+    /// The loop figure's data for a built-in scenario: its setup, and the run the stand-in makes
+    /// with it (the loop starts its own plan and history).
+    pub fn agent(setup: AgentSetup, lang: Lang) -> Data {
+        Data { agent: Some(setup), run: Some(run_file(&setup, lang)), ..Data::agent_none() }
+    }
+
+    /// Nothing but empty parts: the loop figure's data before its run is given.
+    fn agent_none() -> Data {
         Data {
             state: State::default(),
             items: Value::Null,
             messages: Vec::new(),
-            agent: Some(setup),
+            agent: None,
+            run: None,
         }
     }
 }

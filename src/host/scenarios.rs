@@ -111,6 +111,7 @@ impl ScenarioDef {
             items: plain(&plans.submitted),
             messages: if self.figure == Prepare { history(lang) } else { Vec::new() },
             agent: None,
+            run: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! in the request, as a model would. It keeps every request it received, so tests can check what
 //! a model was actually sent.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use tsify::Tsify;
 
@@ -15,7 +15,7 @@ use crate::recorder;
 use serde_json::{json, Value};
 
 /// Which story the stand-in plays.
-#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Script {
     /// Plan, read both files, run once allowed, check, answer.

@@ -5,7 +5,7 @@
 //! approval and the program runner only through the traits below: the browser and `practice`
 //! hand it different implementations (`in_memory.rs`, `native.rs`) and the loop cannot tell.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::rc::Rc;
 use tsify::Tsify;
@@ -225,7 +225,11 @@ impl ToolCall {
         let refused =
             if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
         refused.decide();
-        let warning = Warning { tool_use_id: self.id.clone(), code, message: message.clone() };
+        let warning = Warning {
+            tool_use_id: self.id.clone(),
+            code: code.to_string(),
+            message: message.clone(),
+        };
         (self.result_of(message, true), Some(warning))
     }
 }
@@ -273,16 +277,16 @@ impl Message {
 }
 
 /// Something the host noticed and kept for itself; never sent to the model.
-#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 pub struct Warning {
     pub tool_use_id: String,
     /// `plan_refused`, `run_refused`, `run_blocked`, `path_refused` or `unknown_tool`.
-    pub code: &'static str,
+    pub code: String,
     pub message: String,
 }
 
 /// Why the loop stopped.
-#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// The model replied without a tool call. That says nothing about whether the work was done.
@@ -325,7 +329,7 @@ pub fn stopped(outcome: &Outcome, lang: Lang) -> String {
 }
 
 /// The user's answer to "may the model run main.py?".
-#[derive(Serialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Allow,
@@ -338,10 +342,31 @@ pub struct RunResult {
     pub text: String,
     /// It ran to the end with exit code 0; otherwise the result is an error.
     pub ok: bool,
+    /// What the process did, when one was started. Kept for a run file; the model sees `text`.
+    #[serde(skip)]
+    pub process: Option<Process>,
+}
+
+impl RunResult {
+    /// No process was started (no main.py, no python3, ...): `text` says why.
+    pub fn not_run(text: impl Into<String>) -> RunResult {
+        RunResult { text: text.into(), ok: false, process: None }
+    }
+}
+
+/// What a started process did.
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
+pub struct Process {
+    /// Absent when it was killed (by a signal, or at the time limit).
+    pub exit_code: Option<i32>,
+    /// Its standard output, as far as it was kept.
+    pub output: String,
+    pub timed_out: bool,
 }
 
 /// Why a file could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
 pub enum ReadError {
     /// An absolute path, or one climbing out with `..` (or through a link): refused.
     Outside,
@@ -394,11 +419,20 @@ pub fn inside(path: &str) -> Option<Vec<&str>> {
     Some(parts)
 }
 
+/// Every [`ModelError`] code, so that a failure read back from a run file keeps its code:
+/// - `diverged`: a replay was asked for something its recording does not hold;
+/// - `unauthorized`: the live API refused the key (401, 403);
+/// - `network`: no connection, or no answer within the timeouts;
+/// - `malformed`: the reply could not be read (not JSON, or a block of an unknown type);
+/// - `rejected`: the live API refused the request (another 4xx);
+/// - `retries_exhausted`: still overloaded or failing (429, 529, 5xx) after the retries.
+pub const MODEL_ERROR_CODES: [&str; 6] =
+    ["diverged", "unauthorized", "network", "malformed", "rejected", "retries_exhausted"];
+
 /// Why a model gave no reply. The loop stops with it: a host never makes a reply up.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq, Eq)]
 pub struct ModelError {
-    /// `diverged` (a replay was asked for what its recording does not hold) or a live model's
-    /// failure: `unauthorized`, `network`, `malformed`, `overloaded`, ...
+    /// One of [`MODEL_ERROR_CODES`].
     pub code: &'static str,
     /// In the run's language.
     pub message: String,
@@ -454,6 +488,11 @@ impl LoopError {
 /// The model: reads a request, replies with text and/or `tool_use` blocks, or says why it cannot.
 pub trait Model {
     fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError>;
+    /// Why the last reply ended, as the model said it (`tool_use`, `end_turn`, ...), for a run
+    /// file; `None` when the model does not say.
+    fn stop_reason(&self) -> Option<&str> {
+        None
+    }
     /// A short description for the locals pane, e.g. `stand-in model (standard)`.
     fn describe(&self) -> Cow<'_, str>;
 }

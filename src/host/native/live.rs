@@ -93,49 +93,43 @@ pub struct LiveModel {
     pub attempts: usize,
 }
 
-/// A problem with the environment: no key, or a base URL that is not one.
-fn setup_error(message: String) -> ModelError {
-    ModelError { code: "setup", message }
-}
-
 impl LiveModel {
     /// The live model from `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL` and `PRACTICE_RETRY_BASE_MS`.
-    /// An error (code `setup`) when the key is missing or unusable: nothing has been sent then.
-    pub fn from_env(model: &str, lang: Lang) -> Result<LiveModel, ModelError> {
+    /// Why not, in the run's language, when the key is missing or unusable or the address is not
+    /// one: nothing has been sent then, and no run has started.
+    pub fn from_env(model: &str, lang: Lang) -> Result<LiveModel, String> {
         let key = std::env::var("ANTHROPIC_API_KEY").unwrap_or_default();
         if key.trim().is_empty() {
-            return Err(setup_error(
-                lang.pick(
+            return Err(lang
+                .pick(
                     "没有 API 密钥：--live 需要环境变量 ANTHROPIC_API_KEY。什么都没有发送。",
                     "No API key: --live needs the environment variable ANTHROPIC_API_KEY. Nothing was sent.",
                 )
-                .to_string(),
-            ));
+                .to_string());
         }
         // The key goes into a header as it is; one a header cannot carry is refused here, by
         // description, so an HTTP library's message can never quote it.
         if !key.bytes().all(|byte| byte.is_ascii_graphic()) {
-            return Err(setup_error(
-                lang.pick(
+            return Err(lang
+                .pick(
                     "ANTHROPIC_API_KEY 含有空白或非 ASCII 字符，不能放进请求头。什么都没有发送。",
                     "ANTHROPIC_API_KEY holds spaces or characters outside printable ASCII, which a header cannot carry. Nothing was sent.",
                 )
-                .to_string(),
-            ));
+                .to_string());
         }
         let base = std::env::var("ANTHROPIC_BASE_URL")
             .ok()
             .filter(|base| !base.is_empty())
             .unwrap_or_else(|| DEFAULT_BASE_URL.to_string());
         if !(base.starts_with("https://") || base.starts_with("http://")) {
-            return Err(setup_error(match lang {
+            return Err(match lang {
                 Lang::Zh => format!(
                     "ANTHROPIC_BASE_URL 应以 https:// 或 http:// 开头，而它是 {base:?}。什么都没有发送。"
                 ),
                 Lang::En => format!(
                     "ANTHROPIC_BASE_URL should start with https:// or http://, not {base:?}. Nothing was sent."
                 ),
-            }));
+            });
         }
         let mut settings = Settings::new(&base, model);
         if let Some(ms) = std::env::var(RETRY_BASE_ENV).ok().and_then(|ms| ms.parse().ok()) {
@@ -309,7 +303,8 @@ fn refused(status: u16, body: &[u8], tries: u32, lang: Lang) -> ModelError {
         return ModelError { code: "unauthorized", message };
     }
     if retryable(status) {
-        let code = if status == 529 { "overloaded" } else { "retries_exhausted" };
+        // A 529 (overloaded) spent like any other: the message names the status.
+        let code = "retries_exhausted";
         let message = match lang {
             Lang::Zh => format!(
                 "Messages API 连续 {tries} 次回答 HTTP {status}{said}（已重试 {RETRIES} 次），放弃。"
@@ -326,7 +321,7 @@ fn refused(status: u16, body: &[u8], tries: u32, lang: Lang) -> ModelError {
             format!("The Messages API answered HTTP {status}{said}: the request was not accepted.")
         }
     };
-    ModelError { code: "refused", message }
+    ModelError { code: "rejected", message }
 }
 
 /// The reply's content as the loop's blocks, and its stop reason.
@@ -428,6 +423,10 @@ impl Model for LiveModel {
         }
     }
 
+    fn stop_reason(&self) -> Option<&str> {
+        self.last_stop_reason()
+    }
+
     fn describe(&self) -> Cow<'_, str> {
         Cow::Owned(format!("live model {} (Messages API)", self.settings.model))
     }
@@ -502,7 +501,11 @@ mod tests {
         assert_eq!(error.code, "unauthorized");
         assert!(error.message.contains("authentication_error: invalid key"), "{}", error.message);
         assert_eq!(refused(500, b"", 4, Lang::En).code, "retries_exhausted");
-        assert_eq!(refused(529, b"", 4, Lang::Zh).code, "overloaded");
-        assert_eq!(refused(400, b"<html>", 1, Lang::En).code, "refused");
+        assert_eq!(refused(529, b"", 4, Lang::Zh).code, "retries_exhausted");
+        assert_eq!(refused(400, b"<html>", 1, Lang::En).code, "rejected");
+        // Every code is one a run file can hold.
+        for code in ["unauthorized", "retries_exhausted", "rejected", "network", "malformed"] {
+            assert!(crate::lesson::agent_types::MODEL_ERROR_CODES.contains(&code), "{code}");
+        }
     }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::contain::{own_group, wait_or_kill};
 use super::files::open_inside;
 use super::{MAX_READ_BYTES, OUTPUT_CAP, TIME_LIMIT};
-use crate::lesson::agent_types::{exit_line, output_header, ReadError, RunResult, Runner};
+use crate::lesson::agent_types::{exit_line, output_header, Process, ReadError, RunResult, Runner};
 use crate::lesson::types::Lang;
 
 /// Runs `python3 main.py` in the folder, with a time limit and an output cap.
@@ -88,7 +88,7 @@ fn refused(error: ReadError, lang: Lang) -> RunResult {
         (ReadError::Failed(why), Lang::Zh) => format!("未运行：main.py 不可用（{why}）。"),
         (ReadError::Failed(why), Lang::En) => format!("Not run: main.py cannot be used ({why})."),
     };
-    RunResult { text, ok: false }
+    RunResult::not_run(text)
 }
 
 impl Runner for Python {
@@ -112,14 +112,14 @@ impl Runner for Python {
                     "未运行：这台机器上找不到 python3（./build.sh setup 会安装它）。",
                     "Not run: python3 was not found on this machine (./build.sh setup installs it).",
                 );
-                return RunResult { text: text.to_string(), ok: false };
+                return RunResult::not_run(text);
             }
             Err(error) => {
                 let text = match lang {
                     Lang::Zh => format!("未运行：无法启动 python3：{error}"),
                     Lang::En => format!("Not run: python3 could not be started: {error}"),
                 };
-                return RunResult { text, ok: false };
+                return RunResult::not_run(text);
             }
         };
         let stdout = capture(child.stdout.take(), self.output_cap);
@@ -128,6 +128,11 @@ impl Runner for Python {
         let (output, output_cut) = collected(&stdout);
         let (errors, errors_cut) = collected(&stderr);
         let seconds = self.time_limit.as_secs_f64();
+        let process = Process {
+            exit_code: waited.as_ref().ok().and_then(|status| status.and_then(|s| s.code())),
+            output: output.clone(),
+            timed_out: matches!(waited, Ok(None)),
+        };
         let (first, ok) = match waited {
             Ok(Some(status)) => match status.code() {
                 Some(code) => (exit_line(code, lang), status.success()),
@@ -154,7 +159,7 @@ impl Runner for Python {
             text += &format!("\nstderr:\n{}", errors.trim_end());
         }
         text += &format!("\n{}\n{output}", output_header(lang));
-        RunResult { text, ok }
+        RunResult { text, ok, process: Some(process) }
     }
 
     fn describe(&self) -> Cow<'_, str> {
