@@ -4,6 +4,11 @@
 //! through; only the workspace (a folder), the approval (a question on the terminal, or
 //! `--decision`) and the runner (a real process) differ. See `practice --help`.
 
+// A native command: for wasm32, where `cargo clippy --all-targets` builds every target, it is an
+// empty crate (its live model's HTTP client and the run files' clock exist only natively).
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs;

@@ -13,6 +13,8 @@ mod files;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
 mod python;
+// humantime, like ureq, is a native-only dependency.
+#[cfg(not(target_arch = "wasm32"))]
 mod run_files;
 mod shown;
 mod terminal;
@@ -30,6 +32,7 @@ pub use contain::adopt_orphans;
 pub use evidence::{claims_of, table_lines};
 pub use files::{open_inside, read_inside, workspace_notes, NOT_REGULAR};
 pub use python::Python;
+#[cfg(not(target_arch = "wasm32"))]
 pub use run_files::{now, read_run_file};
 pub use shown::{json_shown, shown};
 pub use terminal::Terminal;
