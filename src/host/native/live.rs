@@ -261,10 +261,18 @@ fn server_said(body: &[u8]) -> String {
 }
 
 fn network(error: &ureq::Error, lang: Lang) -> ModelError {
-    // ureq's messages name the failure (refused, timed out, host not found), never a header.
+    // ureq's messages name the failure (refused, timed out, host not found), never a header; the
+    // two that would quote the address are described instead, since the message goes into a
+    // run file, which holds nothing of the environment.
+    let what = match error {
+        ureq::Error::BadUri(_) | ureq::Error::Http(_) => lang
+            .pick("ANTHROPIC_BASE_URL 不是可用的地址", "ANTHROPIC_BASE_URL is not a usable address")
+            .to_string(),
+        error => error.to_string(),
+    };
     let message = match lang {
-        Lang::Zh => format!("无法连接 Messages API（网络错误：{error}）。"),
-        Lang::En => format!("Could not reach the Messages API (network error: {error})."),
+        Lang::Zh => format!("无法连接 Messages API（网络错误：{what}）。"),
+        Lang::En => format!("Could not reach the Messages API (network error: {what})."),
     };
     ModelError { code: "network", message }
 }
