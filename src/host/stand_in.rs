@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use tsify::Tsify;
 
-use crate::lesson::agent_types::{output_header, Model, ModelError, Request};
+use crate::lesson::agent_types::{output_header, Model, ModelError, Request, REMINDER};
 use crate::lesson::types::{Block, Content, Lang, Message};
 use crate::recorder;
 use serde_json::{json, Value};
@@ -75,6 +75,9 @@ enum Move {
     Run,
     /// This plan if the last run succeeded; otherwise the answer that it did not run.
     PlanIfRan([S; 3]),
+    /// This plan if the last user message carries the reminder; otherwise the answer at once,
+    /// leaving the plan as it was (the drift story: a model that forgets its plan).
+    PlanIfReminded([S; 3]),
     /// The answer: what the run printed, against expected.txt when that was read.
     Report,
     /// The answer that everything is done, with nothing to show for it.
@@ -112,7 +115,7 @@ const DRIFT: [Move; 6] = [
     Move::Read("main.py"),
     Move::Read("expected.txt"),
     Move::Run,
-    Move::PlanIfRan([C, C, C]),
+    Move::PlanIfReminded([C, C, C]),
     Move::Report,
 ];
 
@@ -246,6 +249,13 @@ fn latest_result(messages: &[Message], tool: &str, path: Option<&str>) -> Option
     })
 }
 
+/// Whether the last message (the round's results) carries the reminder's text block.
+fn reminded(messages: &[Message]) -> bool {
+    let last = messages.last().map(|message| &message.content);
+    matches!(last, Some(Content::Blocks(blocks))
+        if blocks.iter().any(|block| matches!(block, Block::Text { text } if text == REMINDER)))
+}
+
 impl Model for StandIn {
     fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError> {
         Ok(self.play(request))
@@ -277,6 +287,10 @@ impl StandIn {
                 Some((_, true)) => self.plan(statuses, call),
                 Some((result, false)) => self.not_run(&result),
                 None => self.not_run(""),
+            },
+            Move::PlanIfReminded(statuses) => match reminded(&request.messages) {
+                true => self.plan(statuses, call),
+                false => self.report(&request.messages),
             },
             Move::Report => self.report(&request.messages),
             Move::AllDone => self.text(
