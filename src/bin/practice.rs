@@ -9,7 +9,6 @@
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
@@ -22,18 +21,15 @@ use todo_trace::host::in_memory::Preset;
 use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
 use todo_trace::host::native::live::{LiveModel, DEFAULT_MODEL};
 use todo_trace::host::native::{
-    adopt_orphans, claims_of, fresh_folder, json_shown, now, read_run_file, shown, table_lines,
-    workspace_notes, write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
+    adopt_orphans, fresh_folder, json_shown, now, read_run_file, shown, workspace_notes,
+    write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
 };
 use todo_trace::host::runs::tape::{TapedApproval, TapedModel, TapedRunner, TapedWorkspace};
 use todo_trace::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source, Tape};
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
-use todo_trace::lesson::agent_types::{
-    Approval, Decision, Model, ModelError, Outcome, Request, Stop, Tools,
-};
-use todo_trace::lesson::format_todos;
-use todo_trace::lesson::types::{Block, Content, Lang, Message, Role};
+use todo_trace::lesson::agent_types::{Approval, Decision, Model, Outcome, Tools};
+use todo_trace::lesson::types::Lang;
 
 const USAGE_EN: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
                 [--model standard|skip|claim|rejected|drift | --live [--model-name NAME]]
@@ -115,6 +111,13 @@ macro_rules! complain {
         eprintln!("{}", shown(&format!($($arg)*)))
     };
 }
+
+// After the macros, which it uses. In a folder of the binary's name, which Cargo leaves alone
+// (it has no main.rs), beside this file.
+#[path = "practice/transcript.rs"]
+mod transcript;
+
+use transcript::{labelled, print_messages, print_summary, Narrated};
 
 /// The command line, parsed.
 struct Options {
@@ -259,153 +262,6 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
         }
     }
     Ok(Some(options))
-}
-
-/// Prints the conversation as it happens: each request's new messages, then the reply.
-struct Narrated<'a> {
-    model: &'a mut dyn Model,
-    lang: Lang,
-    /// How many messages of the history have been printed.
-    shown: usize,
-}
-
-impl Model for Narrated<'_> {
-    fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError> {
-        print_messages(&request.messages, self.shown, self.lang);
-        let reply = self.model.reply(request)?;
-        let mut seen = request.messages.clone();
-        seen.push(Message { role: Role::Assistant, content: Content::Blocks(reply.clone()) });
-        print_messages(&seen, request.messages.len(), self.lang);
-        self.shown = seen.len();
-        Ok(reply)
-    }
-
-    fn describe(&self) -> Cow<'_, str> {
-        self.model.describe()
-    }
-}
-
-/// Prints text from outside, every line indented, so none of it starts a line of its own (where
-/// it could pass for `practice`'s own words, or its question). Split on `\n` alone: a `\r` is
-/// shown, not taken as part of a line ending.
-fn indented(text: &str) {
-    for line in text.trim_end().split('\n') {
-        say!("    {line}");
-    }
-}
-
-/// Prints `label` and text from outside: its first line after the label, the others indented.
-fn labelled(label: &str, text: &str) {
-    let mut lines = text.trim_end().split('\n');
-    say!("{label}{}", lines.next().unwrap_or(""));
-    for line in lines {
-        say!("    {line}");
-    }
-}
-
-/// Prints `messages[from..]`; the first message (the question) is printed once by `main`.
-fn print_messages(messages: &[Message], from: usize, lang: Lang) {
-    let mut calls = messages[..from.min(messages.len())]
-        .iter()
-        .filter(|message| message.role == Role::Assistant)
-        .count();
-    for message in messages.iter().skip(from.max(1)) {
-        let Content::Blocks(blocks) = &message.content else { continue };
-        if message.role == Role::Assistant {
-            calls += 1;
-        }
-        for block in blocks {
-            match block {
-                Block::Text { text } if message.role == Role::Assistant => match lang {
-                    Lang::Zh => labelled(&format!("模型（第 {calls} 次调用）："), text),
-                    Lang::En => labelled(&format!("Model (call {calls}): "), text),
-                },
-                Block::Text { text } => {
-                    labelled(lang.pick("  宿主附加：", "  The host adds: "), text)
-                }
-                Block::ToolUse { name, input, .. } => match lang {
-                    Lang::Zh => labelled(
-                        &format!("模型（第 {calls} 次调用）：调用 "),
-                        &format!("{name} {input}"),
-                    ),
-                    Lang::En => labelled(
-                        &format!("Model (call {calls}): calls "),
-                        &format!("{name} {input}"),
-                    ),
-                },
-                Block::ToolResult { tool_use_id, content, is_error } => {
-                    let label = match (tool_name(messages, tool_use_id), is_error) {
-                        ("todo_write", false) => lang.pick("  计划已更新：", "  Plan updated:"),
-                        (_, false) => lang.pick("  结果：", "  Result:"),
-                        (_, true) => lang.pick("  结果（错误）：", "  Result (error):"),
-                    };
-                    say!("{label}");
-                    indented(content);
-                }
-            }
-        }
-    }
-}
-
-/// The name of the tool a result answers.
-fn tool_name<'a>(messages: &'a [Message], id: &str) -> &'a str {
-    messages
-        .iter()
-        .filter_map(|message| match &message.content {
-            Content::Blocks(blocks) => Some(blocks),
-            Content::Text(_) => None,
-        })
-        .flatten()
-        .find_map(|block| match block {
-            Block::ToolUse { id: known, name, .. } if known == id => Some(name.as_str()),
-            _ => None,
-        })
-        .unwrap_or("")
-}
-
-/// The end of a transcript. `ran` is whether `main.py` left its marker, for a run with a
-/// workspace; a replay has none, and runs no program.
-fn print_summary(outcome: &Outcome, ran: Option<bool>, lang: Lang) {
-    let stop = match (outcome.stop, lang) {
-        (Stop::Answered, Lang::Zh) => "answered（模型不再调用工具而给出了回答；这本身不说明工作已完成）",
-        (Stop::Answered, Lang::En) => {
-            "answered (the model replied without a tool call; that alone does not show the work was done)"
-        }
-        (Stop::CallLimit, Lang::Zh) => "call_limit（模型调用次数已用完；计划里未完成的项仍未完成）",
-        (Stop::CallLimit, Lang::En) => "call_limit (the budget of model calls is spent; unfinished items stay unfinished)",
-    };
-    say!();
-    say!("{}{stop}", lang.pick("停止原因：", "Stopped: "));
-    say!("{}{}", lang.pick("模型调用次数：", "Model calls: "), outcome.calls);
-    say!("{}", lang.pick("最终计划：", "Final plan:"));
-    indented(&format_todos(&outcome.plan, lang));
-    if !outcome.warnings.is_empty() {
-        say!(
-            "{}",
-            lang.pick("宿主的警告（没有发给模型）：", "Host warnings (not sent to the model):")
-        );
-        for warning in &outcome.warnings {
-            labelled(&format!("    {} {}: ", warning.tool_use_id, warning.code), &warning.message);
-        }
-    }
-    let ran = match (ran, lang) {
-        (Some(true), Lang::Zh) => "存在：main.py 真的运行过",
-        (Some(false), Lang::Zh) => "不存在：main.py 没有运行",
-        (Some(true), Lang::En) => "exists: main.py really ran",
-        (Some(false), Lang::En) => "does not exist: main.py did not run",
-        (None, lang) => {
-            let replayed = lang.pick(
-                "（重放没有工作区，也不运行任何程序：运行结果来自记录）",
-                "(A replay has no workspace and runs no program: run results come from the recording.)",
-            );
-            return say!("{replayed}");
-        }
-    };
-    say!("{MARKER} {ran}");
-    say!();
-    for line in table_lines(&claims_of(outcome), lang) {
-        say!("{line}");
-    }
 }
 
 /// The outcome as `--json` prints it.
