@@ -225,15 +225,18 @@ pub fn parse(text: &str) -> Result<RunFile, RunError> {
         return Err(RunError::TooLarge);
     }
     // The version first, so a file from a later release says so instead of failing on a new field.
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|error| RunError::Malformed { why: error.to_string() })?;
-    match value.get("version") {
+    #[derive(Deserialize)]
+    struct Versioned {
+        version: Option<serde_json::Value>,
+    }
+    let malformed = |error: serde_json::Error| RunError::Malformed { why: error.to_string() };
+    let versioned: Versioned = serde_json::from_str(text).map_err(malformed)?;
+    match versioned.version {
         Some(serde_json::Value::Number(n)) if n.as_u64() == Some(VERSION.into()) => {}
         Some(other) => return Err(RunError::UnknownVersion { version: other.to_string() }),
         None => return Err(RunError::Malformed { why: "missing field `version`".to_string() }),
     }
-    let run: RunFile = serde_json::from_value(value)
-        .map_err(|error| RunError::Malformed { why: error.to_string() })?;
+    let run: RunFile = serde_json::from_str(text).map_err(malformed)?;
     run.check()?;
     Ok(run)
 }
