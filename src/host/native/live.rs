@@ -203,8 +203,9 @@ impl LiveModel {
     fn delay(&self, retry: u32, retry_after: Option<&str>) -> Duration {
         let seconds = retry_after.and_then(|text| text.trim().parse::<f64>().ok());
         match seconds {
-            Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-                Duration::from_secs_f64(seconds).min(RETRY_AFTER_CAP)
+            // Capped before it becomes a Duration, which a huge number would overflow.
+            Some(seconds) if seconds >= 0.0 => {
+                Duration::from_secs_f64(seconds.min(RETRY_AFTER_CAP.as_secs_f64()))
             }
             _ => self.settings.retry_base.saturating_mul(1 << retry).min(BACKOFF_CAP),
         }
@@ -454,6 +455,10 @@ mod tests {
         assert_eq!(model.delay(0, Some("2")), Duration::from_secs(2));
         assert_eq!(model.delay(0, Some("0.25")), Duration::from_millis(250));
         assert_eq!(model.delay(0, Some("86400")), RETRY_AFTER_CAP);
+        assert_eq!(model.delay(0, Some("1e300")), RETRY_AFTER_CAP);
+        assert_eq!(model.delay(0, Some("inf")), RETRY_AFTER_CAP);
+        assert_eq!(model.delay(1, Some("NaN")), RETRY_BASE * 2);
+        assert_eq!(model.delay(0, Some("-1")), RETRY_BASE);
         assert_eq!(model.delay(0, Some("soon")), RETRY_BASE);
         assert_eq!(model.delay(2, None), RETRY_BASE * 4);
         assert_eq!(model.delay(30, None), BACKOFF_CAP);
