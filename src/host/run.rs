@@ -3,12 +3,13 @@
 use serde::Serialize;
 use tsify::Tsify;
 
+use crate::host::claims::{claims, PlanClaim};
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::host::input;
-use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::host::loop_scenarios::AgentSetup;
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
