@@ -3,13 +3,13 @@
 use serde::Serialize;
 use tsify::Tsify;
 
-use crate::host::claims::{claims, PlanClaim};
+use crate::host::claims::{claims, claims_along, ClaimsFrom, PlanClaim};
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::host::input;
-use crate::host::loop_scenarios::AgentSetup;
+use crate::host::loop_scenarios::{AgentSetup, EXPECTED_TXT};
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
@@ -31,6 +31,10 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+    /// The loop figure's claims against the evidence so far, along the run (absent elsewhere).
+    #[serde(rename = "claimsAlong", skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub claims_along: Option<Vec<ClaimsFrom>>,
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -178,6 +182,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         recording: Recording::default(),
         result: CallResult::failed(error),
         claims: None,
+        claims_along: None,
     }
 }
 
@@ -212,11 +217,13 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                         Stop::CallLimit => HostEvent::CallLimit,
                     }
                     .decide();
-                    claims(outcome)
+                    claims(outcome, EXPECTED_TXT)
                 });
                 (CallResult::of(result, lang), claims)
             }
         });
+    // The page's evidence pane at every step, worked out here from the host state each step holds.
+    let claims_along = claims.is_some().then(|| claims_along(&recording, EXPECTED_TXT));
     Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
@@ -225,6 +232,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         recording,
         result,
         claims,
+        claims_along,
     }
 }
 
