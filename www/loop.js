@@ -210,7 +210,6 @@ export function evidencePane(trace, at, stopped, t) {
   return [
     ...(outcome ? [el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(t.loop.stops[outcome.stop] ?? outcome.stop, outcome.calls) })] : []),
     ...(outcome?.answer ? [el('blockquote', { class: 'answer' }, el('span', { class: 'tag', text: t.loop.answer }), el('pre', { text: outcome.answer }))] : []),
-    el('p', { class: 'note', text: t.loop.soFar }),
     el('table', { class: 'evidence', 'data-from': String(at.step + 1) },
       el('thead', {}, el('tr', {}, [t.loop.item, t.loop.claim, t.loop.evidence].map((h) => el('th', { scope: 'col', text: h })))),
       el('tbody', {}, at.claims.map((c) => el('tr', { 'data-item': c.id, 'data-status': c.status, 'data-completed': String(c.completed), 'data-backed': String(c.backed), 'data-evidence': String(c.evidence !== undefined), 'data-gap': String(c.gap), class: c.gap ? 'gap' : null },

@@ -145,7 +145,17 @@ export async function build(api, t, kept, restart) {
     return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
   });
   const named = naming.find((c) => c.getAttribute('figure') === link.at) ?? naming[0];
-  if (opening && named) requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
+  if (opening && named) {
+    requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
+    // A figure built later than the others (or one above it) can shift it while the page settles: once it is built,
+    // it is brought back to the top, unless the reader has scrolled since.
+    if (named.lazy) {
+      named.addEventListener('todo-trace-built', () => requestAnimationFrame(() => {
+        const top = named.getBoundingClientRect().top;
+        if (Math.abs(top) < innerHeight / 2) named.scrollIntoView({ block: 'start' });
+      }), { once: true });
+    }
+  }
 }
 
 /** @param {Words} t */

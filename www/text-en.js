@@ -100,7 +100,6 @@ const words = {
     stored: 'Every other message is the stored one, unchanged; the stored history never carries the plan.',
     same: (/** @type {number} */ count) => (count === 1 ? '1 more message, the stored one' : `${count} more messages, each the stored one`),
     tools: (/** @type {string} */ names) => `Tool definitions sent with it: ${names}`,
-    soFar: 'Each item of the host’s plan as it stands, against the tool results in the history so far.',
     noClaims: '(No plan yet, so nothing is claimed.)',
     /** @type {Record<string, string>} */
     stops: { answered: 'the model answered', call_limit: 'the call limit was reached' },
@@ -108,10 +107,10 @@ const words = {
     answer: 'the final answer',
     item: 'Item',
     claim: 'Status (the claim)',
-    evidence: 'Evidence in the history',
+    evidence: 'Evidence in the history so far',
     backed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) => `backed: ${tool}${path ? ` ${path}` : ''} succeeded (${id})`,
     notClaimed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) =>
-      `${tool}${path ? ` ${path}` : ''} succeeded (${id}), but the item is not marked completed, so it backs no claim yet`,
+      `${tool}${path ? ` ${path}` : ''} succeeded (${id}); not claimed: the item is not marked completed`,
     unbacked: (/** @type {string} */ tool, /** @type {string} */ path) =>
       (tool === 'run_main' ? 'no run of main.py in the history that printed what expected.txt holds' : `no successful ${tool}${path ? ` ${path}` : ''} in the history`),
     gap: 'claimed without evidence',

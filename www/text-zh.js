@@ -87,7 +87,6 @@ export default {
     stored: '其余每条消息都是保存的那条，原样未改；保存的历史里从来没有计划。',
     same: (/** @type {number} */ count) => `另外 ${count} 条消息，都是保存的那条`,
     tools: (/** @type {string} */ names) => `随请求发送的工具定义：${names}`,
-    soFar: '宿主计划里的每一项，对照到目前为止历史里的工具结果。',
     noClaims: '（还没有计划，所以什么也没声明。）',
     /** @type {Record<string, string>} */
     stops: { answered: '模型给出了回答', call_limit: '模型调用次数用完了' },
@@ -95,10 +94,10 @@ export default {
     answer: '最后的回答',
     item: '计划项',
     claim: '状态（声明）',
-    evidence: '历史里的证据',
+    evidence: '到目前为止历史里的证据',
     backed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) => `有证据：${tool}${path ? ` ${path}` : ''} 成功（${id}）`,
     notClaimed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) =>
-      `${tool}${path ? ` ${path}` : ''} 成功（${id}），但这一项没有标成已完成，所以还不支持任何声明`,
+      `${tool}${path ? ` ${path}` : ''} 成功（${id}）；还不算声明：这一项没有标成已完成`,
     unbacked: (/** @type {string} */ tool, /** @type {string} */ path) =>
       (tool === 'run_main' ? '历史里没有一次运行 main.py 的输出与 expected.txt 相同' : `历史里没有成功的 ${tool}${path ? ` ${path}` : ''}`),
     gap: '只有声明，没有证据',
