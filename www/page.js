@@ -145,18 +145,43 @@ export async function build(api, t, kept, restart) {
     return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
   });
   const named = naming.find((c) => c.getAttribute('figure') === link.at) ?? naming[0];
-  if (opening && named) {
-    requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
-    // A figure built later than the others (or one above it) can shift it while the page settles: once it is built,
-    // it is brought back to the top, unless the reader has scrolled since.
-    if (named.lazy) {
-      named.addEventListener('todo-trace-built', () => requestAnimationFrame(() => {
-        const top = named.getBoundingClientRect().top;
-        if (Math.abs(top) < innerHeight / 2) named.scrollIntoView({ block: 'start' });
-      }), { once: true });
-    }
-  }
+  if (opening && named) pinToTop(named);
 }
+
+/**
+ * Scrolls a figure to the top of the window once laid out, and keeps it there while the page settles, until the figure
+ * is built (the loop figure is built after the others) and drawn: what resizes meanwhile (a figure above drawn for the
+ * first time, this one built) would move it. A reader who scrolls, taps, clicks or presses a key first ends it.
+ * @param {import('./embed.js').TodoTraceFigure} figure
+ */
+function pinToTop(figure) {
+  const article = /** @type {HTMLElement} */ (figure.parentElement);
+  const pin = () => figure.scrollIntoView({ block: 'start' });
+  const watch = new ResizeObserver(pin);
+  let pinned = true;
+  const stop = () => {
+    if (!pinned) return;
+    pinned = false;
+    watch.disconnect();
+    for (const type of READER_ACTS) removeEventListener(type, stop, true);
+  };
+  for (const type of READER_ACTS) addEventListener(type, stop, { capture: true, passive: true });
+  requestAnimationFrame(() => {
+    if (!pinned) return;
+    pin();
+    watch.observe(article);
+    for (const node of article.children) watch.observe(node);
+    const settle = () => requestAnimationFrame(() => {
+      if (pinned) pin();
+      stop();
+    });
+    if (figure.shadowRoot?.querySelector('[data-figure]')) settle();
+    else figure.addEventListener('todo-trace-built', settle, { once: true });
+  });
+}
+
+/** What a reader does that ends pinToTop: from then on, where the page is is theirs. */
+const READER_ACTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
 
 /** @param {Words} t */
 function keyList(t) {
