@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::Value;
+use todo_trace::host::claims::claims;
 use todo_trace::host::figures::{self, FigureId};
 use todo_trace::host::loop_scenarios::{question, run_in_memory, SCENARIOS};
 use todo_trace::host::run::{self, Trace};
@@ -288,26 +289,29 @@ fn every_model_call_has_its_request_and_only_the_first_message_differs() {
 
 #[test]
 fn claims_meet_evidence_at_the_end() {
-    // (scenario, per item: (completed, backed))
-    let expected: [(&str, [(bool, bool); 3]); 8] = [
-        ("allow", [(true, true), (true, true), (true, true)]),
-        ("deny", [(true, true), (true, true), (false, false)]),
-        ("maintenance", [(true, true), (true, true), (false, false)]),
-        ("budget", [(true, true), (false, true), (false, false)]),
-        ("skip", [(true, true), (false, false), (false, true)]),
-        ("claim", [(true, false), (true, false), (true, false)]),
-        ("rejected", [(true, true), (true, true), (true, true)]),
-        ("nag", [(true, true), (true, true), (true, true)]),
+    // Per item: (completed, backed, evidence in the history).
+    type Items = [(bool, bool, bool); 3];
+    let expected: [(&str, Items); 8] = [
+        ("allow", [(true, true, true), (true, true, true), (true, true, true)]),
+        ("deny", [(true, true, true), (true, true, true), (false, false, false)]),
+        ("maintenance", [(true, true, true), (true, true, true), (false, false, false)]),
+        // Item 2 is in progress: expected.txt was read, yet an item that claims nothing is not backed.
+        ("budget", [(true, true, true), (false, false, true), (false, false, false)]),
+        ("skip", [(true, true, true), (false, false, false), (false, false, true)]),
+        ("claim", [(true, false, false), (true, false, false), (true, false, false)]),
+        ("rejected", [(true, true, true), (true, true, true), (true, true, true)]),
+        ("nag", [(true, true, true), (true, true, true), (true, true, true)]),
     ];
     for (id, items) in expected {
         for lang in LANGS {
             let t = trace(id, lang);
             let claims = t.claims.as_ref().unwrap();
-            let got: Vec<(bool, bool)> =
-                claims.iter().map(|c| (c.completed, c.evidence.is_some())).collect();
+            let got: Vec<(bool, bool, bool)> =
+                claims.iter().map(|c| (c.completed, c.backed, c.evidence.is_some())).collect();
             assert_eq!(got, items, "{id} {lang:?}");
             for claim in claims {
                 assert_eq!(claim.gap, claim.completed && claim.evidence.is_none());
+                assert_eq!(claim.backed, claim.completed && claim.evidence.is_some());
             }
             let gaps = claims.iter().filter(|c| c.gap).count();
             // In claim the whole plan is a claim; in skip the answer hides an unread file.
@@ -330,6 +334,60 @@ fn claims_meet_evidence_at_the_end() {
 }
 
 #[test]
+fn a_run_backs_run_and_check_only_if_it_printed_the_expected_text() {
+    for lang in LANGS {
+        let run = run_in_memory(&SCENARIOS[0].setup, lang);
+        let outcome = run.outcome.unwrap();
+        // The recorded run printed 42: against another expected text it backs nothing.
+        let matching = claims(&outcome, Some("42\n"));
+        assert!(matching[2].backed && !matching[2].gap, "{lang:?}");
+        for other in ["41\n", "", "42 and more\n"] {
+            let wrong = claims(&outcome, Some(other));
+            assert!(
+                !wrong[2].backed && wrong[2].gap && wrong[2].evidence.is_none(),
+                "{other:?} {lang:?}"
+            );
+            assert!(wrong[0].backed && wrong[1].backed, "the reads still back items 1 and 2");
+        }
+    }
+}
+
+#[test]
+fn claims_cross_at_every_step_and_end_as_the_final_claims() {
+    for scenario in &SCENARIOS {
+        for lang in LANGS {
+            let t = trace(scenario.id, lang);
+            let along = t.claims_along.as_ref().unwrap();
+            assert_eq!(along[0].step, 0, "{}: from the first step", scenario.id);
+            assert!(along[0].claims.is_empty(), "no plan, no claims at the start");
+            assert_eq!(
+                &along.last().unwrap().claims,
+                t.claims.as_ref().unwrap(),
+                "{}",
+                scenario.id
+            );
+            assert!(along.windows(2).all(|w| w[0].step < w[1].step && w[0].claims != w[1].claims));
+            for entry in along {
+                // The claims at a step are those of the plan and history that step holds.
+                let step = &t.recording.steps[entry.step as usize];
+                let plan = t.recording.host_entries(step, "items");
+                assert_eq!(entry.claims.len(), plan.len(), "{} step {}", scenario.id, entry.step);
+                for claim in &entry.claims {
+                    assert_eq!(claim.backed, claim.completed && claim.evidence.is_some());
+                }
+            }
+        }
+    }
+    // budget: item 2 is read while in progress; the pane then shows the evidence, not backed.
+    let budget = trace("budget", Lang::En);
+    let along = budget.claims_along.as_ref().unwrap();
+    assert!(along.iter().any(|e| e
+        .claims
+        .get(1)
+        .is_some_and(|c| c.status == "in_progress" && c.evidence.is_some() && !c.backed)));
+}
+
+#[test]
 fn a_loop_step_does_not_grow_with_the_conversation() {
     for scenario in &SCENARIOS {
         let t = trace(scenario.id, Lang::En);
@@ -343,5 +401,22 @@ fn a_loop_step_does_not_grow_with_the_conversation() {
         let last_round = requests.last().unwrap().step;
         let last = bytes(last_round, t.recording.steps.len());
         assert!(last <= first * 1.5, "{}: {first:.0} then {last:.0} bytes a step", scenario.id);
+    }
+}
+
+#[test]
+fn each_request_names_the_step_its_call_is_made_from() {
+    for scenario in &SCENARIOS {
+        let t = trace(scenario.id, Lang::En);
+        for request in &t.recording.requests {
+            // Paused there, the call is about to be made: `let reply = model.reply(&request)?;`.
+            let from = &t.recording.steps[request.at as usize];
+            assert_eq!(
+                (from.symbol, from.line, request.at + 1),
+                ("run_loop", 46, request.step),
+                "{}",
+                scenario.id
+            );
+        }
     }
 }

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::tool_calls;
+use todo_trace::host::claims::claims_of;
 use todo_trace::host::loop_scenarios::{run_in_memory, SCENARIOS};
 use todo_trace::host::native::{fresh_folder, write_workspace, Folder, Python};
 use todo_trace::lesson::agent_types::{ReadError, Runner, Workspace};
-use todo_trace::lesson::Lang;
+use todo_trace::lesson::{Lang, Message, Todo};
 
 /// Runs `practice` with no terminal on stdin (so it never waits for an answer).
 fn practice(args: &[&str]) -> Output {
@@ -373,4 +374,29 @@ fn on_a_terminal_the_user_is_asked_before_the_run() {
         assert!(text.contains("The model asks to run python3 main.py in"), "{text}");
         assert_eq!(dir.0.join("ran.marker").exists(), ran, "answered {answer}: {text}");
     }
+}
+
+#[test]
+fn a_run_that_prints_the_wrong_number_backs_no_claim() {
+    let dir = workspace_with_main("print(41)\n");
+    let output = practice(&[
+        "--json",
+        "--decision",
+        "allow",
+        "--lang",
+        "en",
+        "--workspace",
+        dir.0.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let plan: Vec<Todo> = serde_json::from_value(outcome["plan"].clone()).unwrap();
+    let history: Vec<Message> = serde_json::from_value(outcome["history"].clone()).unwrap();
+    let expected = fs::read_to_string(dir.0.join("expected.txt")).unwrap();
+    let claims = claims_of(&plan, &history, Some(&expected));
+    // The run succeeded and the plan may say so; its output, 41, is not expected.txt's 42.
+    assert_eq!(count(&outcome, "run_main", true), 1);
+    assert!(!claims[2].backed && claims[2].evidence.is_none(), "{claims:?}");
+    assert_eq!(claims[2].gap, claims[2].completed);
+    assert!(claims[0].backed && claims[1].backed);
 }

@@ -147,7 +147,6 @@ fn the_transcript_ends_with_the_claims_against_evidence() {
 }
 
 #[test]
-#[ignore = "needs claims() to back \"Run and check\" only by a run whose output matches expected.txt (another engineer's part of issue 26)"]
 fn a_run_printing_41_does_not_back_run_and_check() {
     let dir = workspace();
     fs::write(dir.0.join("main.py"), "print(41)\n").unwrap();

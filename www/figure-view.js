@@ -23,7 +23,7 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
  * {scenario:…} into text; `problems` are the values the figure could not use, listed in its notice; `showMe[i]` sets
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
  * (`choose`) and the editor's Run or Debug (`onRun`), which need a trace. Returns `{root, render(state),
- * focusRefusal(), revealRun(refused)}`.
+ * focusRefusal(), reveal(pane), revealRun(refused)}`.
  * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
  *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
  *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void}} options
@@ -36,6 +36,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
   const side = createPanes({ figure, isLoop, t, dispatch });
   const setup = createSetup({ figure, scenarios, entry, label: words.inputLabel, t, dispatch, choose, onRun });
 
+  const panes = el('div', { class: 'panes' }, code.root, side.root);
   const root = el(
     'figure',
     // tabindex -1: a click anywhere in the figure focuses it, so its keys work without hunting for a control.
@@ -50,11 +51,13 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     setup.chooser,
     bar.eventChooser,
     bar.bar,
-    el('div', { class: 'panes' }, code.root, side.root),
+    panes,
     setup.setup,
   );
-  // Content scrolled into view is kept clear of the sticky bar (style.css reads --bar-height).
+  // Content scrolled into view is kept clear of the sticky bar, and in one column of the code pane that sticks under it
+  // (style.css reads --bar-height and --code-height).
   new ResizeObserver(() => root.style.setProperty('--bar-height', `${bar.bar.offsetHeight}px`)).observe(bar.bar);
+  new ResizeObserver(() => root.style.setProperty('--code-height', `${code.root.offsetHeight}px`)).observe(code.root);
 
   function onKey(/** @type {KeyboardEvent} */ event) {
     if (event.ctrlKey || event.altKey || event.metaKey) return;
@@ -91,6 +94,19 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     },
     /** The caret to the place of the refusal shown (after the reader's text was run and refused). */
     focusRefusal: setup.focusRefusal,
+    /**
+     * After a "Show me": once laid out, the side pane it names (or the code and first pane) scrolled to just under the
+     * sticky bar, where the code pane, which sticks there too, shows the current line beside or above it.
+     * @param {string} [pane]
+     */
+    reveal(pane) {
+      requestAnimationFrame(() => {
+        root.style.setProperty('--bar-height', `${bar.bar.offsetHeight}px`);
+        root.style.setProperty('--code-height', `${code.root.offsetHeight}px`);
+        const target = (pane && side.root.querySelector(`[data-pane="${pane}"]`)) || panes;
+        target.scrollIntoView({ block: 'start' });
+      });
+    },
     /**
      * After the reader ran their text: once laid out, the refusal (if it was `refused`), or else the status, brought
      * into view. The bar's height is read first: the status in it may have grown, and the ResizeObserver tells only

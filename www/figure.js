@@ -2,7 +2,8 @@
 // @ts-check
 import { createView } from './figure-view.js';
 import { HOST_EVENTS } from './loop.js';
-import { IDLE, breakpointKey } from './replay.js';
+import { paneNames } from './panes.js';
+import { IDLE, breakpointKey, eventKey } from './replay.js';
 import { defaultScenarioOf, editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal } from './state.js';
 
 export { KEYS } from './bar.js';
@@ -91,9 +92,14 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const showMe = words.tries.map(({ show }) => {
     if (!scenarios.some((s) => s.id === show.scenario)) throw new Error(`a "Show me" names an unknown scenario "${show.scenario}"`);
     const keys = show.breakpoints.map((snippet) => {
+      if (snippet.startsWith('on:')) {
+        if (!setting.events.has(snippet.slice(3))) throw new Error(`a "Show me" pauses on an unknown host decision "${snippet}"`);
+        return eventKey(snippet.slice(3));
+      }
       const { symbol, no } = lineAt(snippet);
       return breakpointKey(symbol, no);
     });
+    if (show.pane !== undefined && !paneNames(figure, isLoop).includes(show.pane)) throw new Error(`a "Show me" names an unknown pane "${show.pane}"`);
     return () => {
       /** @type {Action[]} */
       const actions = [{ type: 'choose', scenario: show.scenario, trace: traceOf(show.scenario) }, { type: 'breakpoints', keys }];
@@ -106,6 +112,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
       }
       actions.push(...go.map((command) => /** @type {Action} */ ({ type: 'command', command })));
       dispatch(...actions);
+      // What the item promises, in view: the reader's run as the editor's Run shows it, or else the current line and
+      // the pane the item is about.
+      if (show.input !== undefined) view.revealRun(showsRefusal(state));
+      else view.reveal(show.pane);
     };
   });
 

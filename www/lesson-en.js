@@ -24,7 +24,7 @@ const words = {
     ],
     [
       'p',
-      'This page is about the host’s side of that plan. The code is real Rust: each of the three figures below is a step debugger replaying every step this code took when it ran, compiled to WebAssembly, in your browser.',
+      'This page is about the host’s side of that plan. The code is real Rust: each of the four figures below is a step debugger replaying every step this code took when it ran, compiled to WebAssembly, in your browser.',
     ],
     ['h2', 'Using the debuggers'],
     [

@@ -5,7 +5,8 @@
 // timeline does; "end" means finished); the loop figure's breakpoints on host decisions are `loop.on=ask`
 // (kept beside the line breakpoints, as the keys `on:ask`). Only what differs from a fresh page is written, so a plain
 // visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
-// link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step.
+// link, so while a figure shows it the link keeps that figure's scenario and breakpoints but no step. A link that names
+// several figures' places and was made in a later one than the first says so, `at=loop`: it opens at that figure.
 
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
 
@@ -13,7 +14,8 @@
 export const LANGS = ['zh', 'en'];
 
 /**
- * Parses a query string. Returns `{lang, figures: {id: {scenario, breakpoints, step}}, problems}`;
+ * Parses a query string. Returns `{lang, figures: {id: {scenario, breakpoints, step}}, at, problems}`, where `at` is
+ * the figure the link was made in (null when it does not say);
  * a value that cannot be understood is left out and listed in `problems` as `{name, value}`: a parameter that names
  * nothing here, a second value where one is read, a language or a step that is not one. Whether a scenario or
  * breakpoint fits its figure, the figure decides (state.js's openState).
@@ -24,7 +26,7 @@ export function readLink(search, figureIds) {
   /** @type {{name: string, value: string}[]} */
   const problems = [];
   // Each parameter read here: those read once (a second value is dropped), and those that repeat.
-  const once = new Set(['lang', ...figureIds, ...figureIds.map((id) => `${id}.step`)]);
+  const once = new Set(['lang', 'at', ...figureIds, ...figureIds.map((id) => `${id}.step`)]);
   const many = new Set(figureIds.flatMap((id) => [`${id}.bp`, `${id}.on`]));
   /** @type {Set<string>} */
   const seen = new Set();
@@ -50,18 +52,27 @@ export function readLink(search, figureIds) {
       step: step === null || step === 'end' ? step : Number(step),
     };
   }
-  return { lang, figures, problems };
+  let at = params.get('at');
+  if (at !== null && !figureIds.includes(at)) {
+    problems.push({ name: 'at', value: at });
+    at = null;
+  }
+  return { lang, figures, at, problems };
 }
 
 /**
  * Builds the query string for `lang` and each figure's place `{id, scenario, defaultScenario,
- * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end".
+ * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end". `at`, the figure the reader
+ * last moved, is written only where it is needed: when the link names another figure's place before it.
  * @param {Lang} lang
  * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null}[]} places
+ * @param {string | null} [at]
  */
-export function writeLink(lang, places) {
+export function writeLink(lang, places, at = null) {
   const params = new URLSearchParams();
   if (lang !== LANGS[0]) params.set('lang', lang);
+  const named = places.filter((place) => place.scenario !== place.defaultScenario || [...place.breakpoints].length > 0 || place.step !== null);
+  if (at !== null && named.length > 1 && named[0].id !== at && named.some((place) => place.id === at)) params.set('at', at);
   for (const place of places) {
     if (place.scenario !== place.defaultScenario) params.set(place.id, place.scenario);
     for (const key of [...place.breakpoints].sort()) {

@@ -118,7 +118,7 @@ export function planPane(trace, pos, t) {
         el('span', { class: 'box', 'aria-hidden': 'true', text: STATUS_MARK[item.status] ?? '?' }), ' ',
         el('span', { class: 'status-word', text: t.loop.status[/** @type {keyof Words['loop']['status']} */ (item.status)] ?? item.status }), ' ',
         el('span', { text: `${item.id}. ${item.content}` }),
-        mark === '.' ? null : el('span', { class: 'tag', text: mark === '+' ? t.change.new : t.change.changed }));
+        mark === '.' ? null : [' ', el('span', { class: 'tag', text: mark === '+' ? t.change.new : t.change.changed })]);
     }));
   const note = update === null
     ? t.loop.noUpdate
@@ -126,61 +126,101 @@ export function planPane(trace, pos, t) {
   return [list, el('p', { class: update && !update.accepted ? 'update refused' : 'update', 'data-update': update ? (update.accepted ? 'accepted' : 'refused') : 'none', text: note })];
 }
 
-/** The index in `trace.requests` of the current or last model call at `pos`; -1 before the first step or the first call. @param {Trace} trace @param {number} pos */
-export function requestIndexAt(trace, pos) {
-  if (pos === IDLE) return -1;
+/**
+ * The model call the request pane shows at `pos`: the one about to be made (paused from its `at` step until its
+ * reply is stored at its `step`) or else the last one made; null before the first call is about to be made. Rust
+ * recorded both steps of each request.
+ * @param {Trace} trace @param {number} pos @returns {{index: number, made: boolean} | null}
+ */
+export function requestAt(trace, pos) {
+  if (pos === IDLE) return null;
   const requests = trace.requests ?? [];
-  let found = -1;
+  const ended = pos >= trace.steps.length;
+  let index = -1;
   requests.forEach((r, i) => {
-    if (pos >= trace.steps.length || r.step <= pos) found = i;
+    if (ended || r.at <= pos) index = i;
   });
-  return found;
+  return index < 0 ? null : { index, made: ended || requests[index].step <= pos };
+}
+
+/** Whether the host's plan was empty when request `index` was prepared (its `at` step's host state). @param {Trace} trace @param {number} index */
+function planEmptyAt(trace, index) {
+  const request = /** @type {import('./pkg/todo_trace.js').ModelRequest[]} */ (trace.requests)[index];
+  return field(hostFields(trace, trace.steps[request.at].host, false), 'items').length === 0;
 }
 
 /**
- * The request pane for the request at `index` (requestIndexAt): the prepared messages (those that differ from the
- * stored history highlighted) and the tools.
- * @param {Trace} trace @param {number} index @param {Words} t
+ * The request pane for the call `at` names (requestAt): which call, whether it is about to be made or was made, the
+ * message that differs from the stored history (the first, carrying the plan) in full, the others (each the stored
+ * one) folded, and the tools.
+ * @param {Trace} trace @param {{index: number, made: boolean} | null} at @param {Words} t
  */
-export function requestPane(trace, index, t) {
-  const request = trace.requests?.[index];
-  if (!request) return [el('p', { class: 'empty', text: t.loop.noRequest })];
+export function requestPane(trace, at, t) {
+  const request = at && trace.requests?.[at.index];
+  if (!at || !request) return [el('p', { class: 'empty', text: t.loop.noRequest })];
   const messages = request.messages.map((v) => /** @type {Message} */ (trace.values[v]));
   const calls = callNames(messages);
   const tools = /** @type {import('./pkg/todo_trace.js').ToolDefinition[]} */ (trace.values[request.tools]);
+  const empty = planEmptyAt(trace, at.index);
+  const nodes = messages.map((m, i) => {
+    const node = messageNode(m, '.', calls, t);
+    if (request.differs.includes(i)) {
+      node.classList.add('differs');
+      node.setAttribute('data-differs', 'true');
+      node.prepend(el('span', { class: 'tag differs-tag', text: t.loop.differs(empty) }));
+    }
+    return node;
+  });
+  const differing = nodes.filter((node) => node.dataset.differs);
+  const same = nodes.filter((node) => !node.dataset.differs);
   return [
-    el('p', { class: 'request-head', text: t.loop.requestOf(index + 1, messages.length, request.step + 1) }),
-    scroller(t.panes.request, el('ol', { class: 'conversation request' }, messages.map((m, i) => {
-      const differs = request.differs.includes(i);
-      const node = messageNode(m, '.', calls, t);
-      if (differs) {
-        node.classList.add('differs');
-        node.setAttribute('data-differs', 'true');
-        node.prepend(el('span', { class: 'tag differs-tag', text: t.loop.differs }));
-      }
-      return node;
-    }))),
-    el('p', { class: 'note', text: t.loop.stored }),
+    el('p', { class: 'request-head', 'data-call': String(at.index + 1), 'data-made': String(at.made), text: t.loop.requestOf(at.index + 1, messages.length, at.made) }),
+    el('ol', { class: 'conversation request' }, differing),
+    ...(same.length ? [el('details', { class: 'same' }, el('summary', { text: t.loop.same(same.length) }), el('p', { class: 'note', text: t.loop.stored }), el('ol', { class: 'conversation request' }, same))] : []),
     el('details', { class: 'tools' }, el('summary', { text: t.loop.tools(tools.map((tool) => tool.name).join(', ')) }),
       tools.map((tool) => el('div', { class: 'tool' }, el('code', { class: 'name', text: tool.name }), el('p', { text: tool.description }), el('pre', { text: jsonText(tool.input_schema) })))),
   ];
 }
 
-/** The final plan beside the evidence, once the run has `ended`. @param {Trace} trace @param {boolean} ended @param {Words} t @returns {Node[]} */
-export function evidencePane(trace, ended, t) {
-  const claims = trace.claims ?? [];
-  if (!ended) return [el('p', { class: 'empty', text: t.loop.atTheEnd })];
-  const outcome = /** @type {import('./pkg/todo_trace.js').Outcome} */ (trace.result.value);
+/** The claims as they stood at `pos` (Rust's `claimsAlong`), or null before the run. @param {Trace} trace @param {number} pos */
+export function claimsAt(trace, pos) {
+  if (pos === IDLE) return null;
+  const along = trace.claimsAlong ?? [];
+  let found = null;
+  for (const entry of along) if (pos >= trace.steps.length || entry.step <= pos) found = entry;
+  return found;
+}
+
+/** Whether the loop's stop (the host's last decision, on the last step) is at or before `pos`. @param {Trace} trace @param {number} pos */
+export function stopReached(trace, pos) {
+  const last = trace.steps.length - 1;
+  const d = trace.steps[last]?.decisions ?? [];
+  return (d.includes('answered') || d.includes('call-limit')) && pos >= last;
+}
+
+/**
+ * The plan's claims against the evidence so far (`at`, claimsAt); once the loop has `stopped` (stopReached), why, and
+ * its answer.
+ * @param {Trace} trace @param {import('./pkg/todo_trace.js').ClaimsFrom | null} at @param {boolean} stopped @param {Words} t
+ * @returns {Node[]}
+ */
+export function evidencePane(trace, at, stopped, t) {
+  if (!at || at.claims.length === 0) return [el('p', { class: 'empty', text: t.loop.noClaims })];
+  const outcome = stopped ? /** @type {import('./pkg/todo_trace.js').Outcome | undefined} */ (trace.result.value) : undefined;
   return [
-    el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(outcome.stop, outcome.calls) }),
-    ...(outcome.answer ? [el('blockquote', { class: 'answer' }, el('span', { class: 'tag', text: t.loop.answer }), el('pre', { text: outcome.answer }))] : []),
-    el('table', { class: 'evidence' },
+    ...(outcome ? [el('p', { class: 'stop', 'data-stop': outcome.stop, 'data-calls': String(outcome.calls), text: t.loop.stopped(t.loop.stops[outcome.stop] ?? outcome.stop, outcome.calls) })] : []),
+    ...(outcome?.answer ? [el('blockquote', { class: 'answer' }, el('span', { class: 'tag', text: t.loop.answer }), el('pre', { text: outcome.answer }))] : []),
+    el('table', { class: 'evidence', 'data-from': String(at.step + 1) },
       el('thead', {}, el('tr', {}, [t.loop.item, t.loop.claim, t.loop.evidence].map((h) => el('th', { scope: 'col', text: h })))),
-      el('tbody', {}, claims.map((c) => el('tr', { 'data-item': c.id, 'data-completed': String(c.completed), 'data-backed': String(c.evidence !== undefined), 'data-gap': String(c.gap), class: c.gap ? 'gap' : null },
+      el('tbody', {}, at.claims.map((c) => el('tr', { 'data-item': c.id, 'data-status': c.status, 'data-completed': String(c.completed), 'data-backed': String(c.backed), 'data-evidence': String(c.evidence !== undefined), 'data-gap': String(c.gap), class: c.gap ? 'gap' : null },
         el('th', { scope: 'row', text: `${c.id}. ${c.content}` }),
         el('td', { text: t.loop.status[/** @type {keyof Words['loop']['status']} */ (c.status)] ?? c.status }),
-        el('td', {}, c.evidence
-          ? t.loop.backed(c.tool, c.path ?? '', c.evidence.toolUseId)
-          : t.loop.unbacked(c.tool, c.path ?? ''), c.gap ? el('strong', { class: 'gap-tag', text: ` ${t.loop.gap}` }) : null))))),
+        el('td', {}, evidenceText(c, t), c.gap ? el('strong', { class: 'gap-tag', text: ` ${t.loop.gap}` }) : null))))),
   ];
+}
+
+/** What the history holds for one claim. @param {import('./pkg/todo_trace.js').PlanClaim} c @param {Words} t */
+function evidenceText(c, t) {
+  if (!c.evidence) return t.loop.unbacked(c.tool, c.path ?? '');
+  return c.backed ? t.loop.backed(c.tool, c.path ?? '', c.evidence.toolUseId) : t.loop.notClaimed(c.tool, c.path ?? '', c.evidence.toolUseId);
 }

@@ -1,4 +1,4 @@
-// The lesson page: the prose and the three debuggers in one language, with every figure's place kept in the URL.
+// The lesson page: the prose and the four debuggers in one language, with every figure's place kept in the URL.
 // @ts-check
 import { provide } from './embed.js';
 import { KEYS } from './figure.js';
@@ -54,9 +54,11 @@ export async function build(api, t, kept, restart) {
   const left = new Promise((done) => {
     leave = () => done(undefined);
   });
+  /** @type {string | null} the figure the reader last moved or changed: a link made now opens there */
+  let lastUsed = link.at;
   // Writes every figure's place to the URL, if it changed.
   const saveLink = (toLang = lang) => {
-    const query = writeLink(toLang, controllers.flatMap((c) => c.place() ?? []));
+    const query = writeLink(toLang, controllers.flatMap((c) => c.place() ?? []), lastUsed);
     if (query === location.search) return;
     history.replaceState(null, '', `${location.pathname}${query}`);
     lastSaved = performance.now();
@@ -89,8 +91,14 @@ export async function build(api, t, kept, restart) {
       node.link = link.figures[figure.id];
       node.kept = kept[figure.id];
       node.problems = problems;
-      node.addEventListener('todo-trace-move', saveLinkSoon);
-      node.addEventListener('todo-trace-change', () => saveLink());
+      node.addEventListener('todo-trace-move', () => {
+        lastUsed = figure.id;
+        saveLinkSoon();
+      });
+      node.addEventListener('todo-trace-change', () => {
+        lastUsed = figure.id;
+        saveLink();
+      });
       // The figures after the first few (the agent loop, whose first trace is the longest) are built after the
       // page's first frame, or as soon as the reader scrolls near one, so they do not hold up the others.
       node.lazy = controllers.length >= EAGER_FIGURES;
@@ -130,14 +138,50 @@ export async function build(api, t, kept, restart) {
   await Promise.race([Promise.all(built), left]);
   if (leaving) return; // the reader switched language first: that page is the one to finish
   if (problems.length) topbar.after(boundedNotice(problems, t.linkProblem, t.linkMore, { class: 'notice' }));
-  // A link that names a figure's place opens at that figure (the first it names), once laid out; a language switch
-  // keeps the reader where they are.
-  const named = controllers.find((c) => {
+  // A link that names a figure's place opens at that figure (the one it was made in, else the first it names), once
+  // laid out; a language switch keeps the reader where they are.
+  const naming = controllers.filter((c) => {
     const place = link.figures[c.getAttribute('figure') ?? ''];
     return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
   });
-  if (opening && named) requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
+  const named = naming.find((c) => c.getAttribute('figure') === link.at) ?? naming[0];
+  if (opening && named) pinToTop(named);
 }
+
+/**
+ * Scrolls a figure to the top of the window once laid out, and keeps it there while the page settles, until the figure
+ * is built (the loop figure is built after the others) and drawn: what resizes meanwhile (a figure above drawn for the
+ * first time, this one built) would move it. A reader who scrolls, taps, clicks or presses a key first ends it.
+ * @param {import('./embed.js').TodoTraceFigure} figure
+ */
+function pinToTop(figure) {
+  const article = /** @type {HTMLElement} */ (figure.parentElement);
+  const pin = () => figure.scrollIntoView({ block: 'start' });
+  const watch = new ResizeObserver(pin);
+  let pinned = true;
+  const stop = () => {
+    if (!pinned) return;
+    pinned = false;
+    watch.disconnect();
+    for (const type of READER_ACTS) removeEventListener(type, stop, true);
+  };
+  for (const type of READER_ACTS) addEventListener(type, stop, { capture: true, passive: true });
+  requestAnimationFrame(() => {
+    if (!pinned) return;
+    pin();
+    watch.observe(article);
+    for (const node of article.children) watch.observe(node);
+    const settle = () => requestAnimationFrame(() => {
+      if (pinned) pin();
+      stop();
+    });
+    if (figure.shadowRoot?.querySelector('[data-figure]')) settle();
+    else figure.addEventListener('todo-trace-built', settle, { once: true });
+  });
+}
+
+/** What a reader does that ends pinToTop: from then on, where the page is is theirs. */
+const READER_ACTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
 
 /** @param {Words} t */
 function keyList(t) {

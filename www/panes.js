@@ -1,6 +1,6 @@
 // A figure's side panes (locals, call stack, host state, output; the loop's conversation, plan, request and evidence), each a piece drawn from the state.
 // @ts-check
-import { conversationPane, evidencePane, planPane, requestIndexAt, requestPane } from './loop.js';
+import { claimsAt, conversationPane, evidencePane, planPane, requestAt, requestPane, stopReached } from './loop.js';
 import { piece } from './piece.js';
 import { el, localsPane, outputPane, stackPane, statePane } from './render.js';
 import { IDLE, callStack, framesAt, hostFields, hostViewAt, localsOf, outputCount, returned, stepAt } from './replay.js';
@@ -18,17 +18,20 @@ const hostSlices = (/** @type {State} */ s) => {
   return /** @type {[Trace, number, boolean, boolean]} */ ([trace, hostViewAt(trace, s.pos), s.pos === IDLE, s.pos >= trace.steps.length]);
 };
 
+/** The side panes a figure has, in order. @param {Figure} figure @param {boolean} isLoop */
+export const paneNames = (figure, isLoop) => (isLoop
+  ? ['locals', 'stack', 'conversation', 'plan', 'request', 'evidence', 'output']
+  : ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output']);
+
 /**
  * Builds the side panes: the loop figure's (`isLoop`), or a function's (a function that cannot see the host,
  * `figure.host` empty, gets no host state pane). Returns the column and its pieces.
  * @param {{figure: Figure, isLoop: boolean, t: Words, dispatch: (action: Action) => void}} options
  */
 export function createPanes({ figure, isLoop, t, dispatch }) {
-  const names = isLoop
-    ? ['locals', 'stack', 'conversation', 'plan', 'request', 'evidence', 'output']
-    : ['locals', 'stack', ...(figure.host.length > 0 ? ['state'] : []), 'output'];
+  const names = paneNames(figure, isLoop);
   const panes = Object.fromEntries(names.map((name) => [name, el('div', { class: 'pane-body' })]));
-  const root = el('div', { class: 'side' }, Object.entries(panes).map(([name, body]) =>
+  const root = el('div', { class: isLoop ? 'side loop' : 'side' }, Object.entries(panes).map(([name, body]) =>
     el('section', { 'data-pane': name }, el('h3', { text: t.panes[/** @type {keyof Words['panes']} */ (name)] }), body)));
 
   // What the reader folds or unfolds in a value stays so at the next step (the panes are redrawn): a summary's click
@@ -41,8 +44,32 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
       if (details instanceof HTMLDetailsElement && details.dataset.path) folds.set(details.dataset.path, !details.open);
     });
   }
+  // The loop's locals hold what its own panes show (the plan, the conversation, the request): there any list or object
+  // longer than a line or two starts folded.
+  const large = isLoop ? 160 : undefined;
   // Refused text never ran: no state to show and nothing printed.
   const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
+
+  // The conversation follows the run: after a redraw, its box scrolls (never the page) to the newest message. In the
+  // next frame, so that reading the layout does not force one in the middle of a step.
+  /** @type {Set<HTMLElement>} */
+  const toFollow = new Set();
+  const followSoon = (/** @type {HTMLElement} */ body) => {
+    if (toFollow.size === 0) requestAnimationFrame(follow);
+    toFollow.add(body);
+  };
+  function follow() {
+    for (const body of toFollow) {
+      const box = body.querySelector('.scroll');
+      const newest = box?.querySelector('li.new') ?? box?.querySelector('ol > li:last-child');
+      if (box instanceof HTMLElement && newest instanceof HTMLElement) {
+        // The newest message at the top of the box, or the box's end when it is the last and fits (the box is the
+        // messages' offset parent, style.css).
+        box.scrollTop = newest.offsetTop - 8;
+      }
+    }
+    toFollow.clear();
+  }
 
   const pieces = [
     // A caller chosen in the call stack shows its locals as at its latest step (Rust gives that step's index).
@@ -52,10 +79,10 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
       if (picked) {
         panes.locals.replaceChildren(
           el('p', { class: 'picked', text: t.framePicked(picked.symbol, picked.line) }),
-          ...localsPane(localsOf(trace, trace.steps[picked.step]).map((local) => ({ ...local, change: '.', was: undefined })), { event: 'line', value: undefined }, t, folds),
+          ...localsPane(localsOf(trace, trace.steps[picked.step]).map((local) => ({ ...local, change: '.', was: undefined })), { event: 'line', value: undefined }, t, folds, large),
         );
       } else {
-        panes.locals.replaceChildren(...localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t, folds));
+        panes.locals.replaceChildren(...localsPane(step && localsOf(trace, step), step && { event: step.event, value: returned(trace, step), error: step.error }, t, folds, large));
       }
     }),
     piece((s) => [shownTrace(s), s.pos, s.frame], (trace, pos, frame) => {
@@ -76,10 +103,18 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
   }
   if (isLoop) {
     pieces.push(
-      piece(hostSlices, (trace, view, idle, ended) => panes.conversation.replaceChildren(...conversationPane(trace, view, idle, ended, t))),
+      piece(hostSlices, (trace, view, idle, ended) => {
+        panes.conversation.replaceChildren(...conversationPane(trace, view, idle, ended, t));
+        followSoon(panes.conversation);
+      }),
       piece((s) => [shownTrace(s), s.pos], (trace, pos) => panes.plan.replaceChildren(...planPane(trace, pos, t))),
-      piece((s) => [shownTrace(s), requestIndexAt(shownTrace(s), s.pos)], (trace, index) => panes.request.replaceChildren(...requestPane(trace, index, t))),
-      piece((s) => [shownTrace(s), s.pos >= shownTrace(s).steps.length], (trace, ended) => panes.evidence.replaceChildren(...evidencePane(trace, ended, t))),
+      // Redrawn when the call shown or its state (about to be made, made) changes: a request is the longest value.
+      piece((s) => {
+        const at = requestAt(shownTrace(s), s.pos);
+        return [shownTrace(s), at?.index, at?.made];
+      }, (trace, index, made) => panes.request.replaceChildren(...requestPane(trace, index === undefined ? null : { index, made: Boolean(made) }, t))),
+      piece((s) => [shownTrace(s), claimsAt(shownTrace(s), s.pos), stopReached(shownTrace(s), s.pos)],
+        (trace, at, stopped) => panes.evidence.replaceChildren(...evidencePane(trace, at, stopped, t))),
     );
   }
   return { root, pieces };

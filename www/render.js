@@ -161,8 +161,9 @@ export function colourRows(rows, highlightLines) {
  * @param {Local[] | null} locals
  * @param {{event: string, value: unknown, error?: ErrorInfo} | null} outcome
  * @param {Words} t @param {Map<string, boolean>} [folds] the reader's folds (tree.js)
+ * @param {number} [large] the size from which a value starts folded (tree.js)
  */
-export function localsPane(locals, outcome, t, folds) {
+export function localsPane(locals, outcome, t, folds, large) {
   if (!locals || !outcome) return [el('p', { class: 'empty', text: t.notRunning })];
   const items = locals.map((local) => {
     const change = CHANGE_KIND[local.change];
@@ -175,11 +176,11 @@ export function localsPane(locals, outcome, t, folds) {
       el('span', { class: 'type', text: local.type }),
       local.moved
         ? el('span', { class: 'value moved-note', text: t.moved })
-        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was, path: `L:${local.name}`, folds })),
+        : el('div', { class: 'value' }, valueTree(local.value, t, { compare: local.change === '~' && 'was' in local, was: local.was, path: `L:${local.name}`, folds, large })),
     );
   });
   if (outcome.event === 'return') {
-    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t, { path: 'R', folds }))));
+    items.push(el('li', { class: 'outcome' }, el('span', { class: 'name', text: `⟵ ${t.returned}` }), el('div', { class: 'value' }, valueTree(outcome.value, t, { path: 'R', folds, large }))));
   }
   if (outcome.event === 'error' && outcome.error) {
     items.push(el('li', { class: 'outcome failed' }, el('span', { class: 'name', text: `⟵ ${t.errored}` }), el('code', { class: 'value', text: `${outcome.error.code}: ${outcome.error.message}` })));

@@ -150,8 +150,10 @@ export function reduce(state, action) {
       return { ...state, breakpoints };
     }
     case 'breakpoints': {
-      // Exactly these, each on a line that takes one (a "Show me" sets the breakpoints its item needs).
+      // Exactly these, each on a line that takes one or a decision the figure's steps carry (a "Show me" sets the
+      // breakpoints its item needs).
       const keys = action.keys.filter((key) => {
+        if (key.startsWith('on:')) return state.setting.events.has(key.slice(3));
         const [symbol, line] = key.split('.');
         return state.setting.breakable.get(symbol)?.has(Number(line));
       });

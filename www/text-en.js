@@ -16,7 +16,9 @@
  * A "things to try" item: its words, and what its "Show me" button sets up, which the figure resolves: the scenario,
  * the breakpoints (each the text of the one line it is on, as {line:…} names it), optionally an input the editor
  * gets and runs as the reader's (its first command then is "run" or "debug"), and the commands pressed from the start.
- * @typedef {{text: string, show: {scenario: string, breakpoints: string[], input?: string, go: import('./replay.js').Command[]}}} Try
+ * A breakpoint on a host decision is `on:EVENT` (the loop figure's). `pane`, the side pane the item is about, is
+ * brought into view with the current line once the item is set up; without it, the code and first pane are.
+ * @typedef {{text: string, show: {scenario: string, breakpoints: string[], input?: string, go: import('./replay.js').Command[], pane?: string}}} Try
  */
 
 const words = {
@@ -92,18 +94,25 @@ const words = {
     refusedUpdate: (/** @type {number} */ step) => `Last update refused (step ${step}): the plan above is unchanged.`,
     status: { pending: 'pending', in_progress: 'in progress', completed: 'completed' },
     noRequest: '(No model call yet.)',
-    requestOf: (/** @type {number} */ call, /** @type {number} */ count, /** @type {number} */ step) => `Model call ${call}: ${count} prepared messages (recorded before step ${step}).`,
-    differs: 'differs from the stored history: carries the plan',
+    requestOf: (/** @type {number} */ call, /** @type {number} */ count, /** @type {boolean} */ made) =>
+      `Model call ${call}, ${made ? 'made: its reply is the newest assistant message of the conversation' : 'about to be made'}. ${count === 1 ? '1 prepared message' : `${count} prepared messages`}:`,
+    differs: (/** @type {boolean} */ empty) => `differs from the stored history: the host attached its current plan${empty ? ', still empty' : ''}`,
     stored: 'Every other message is the stored one, unchanged; the stored history never carries the plan.',
+    same: (/** @type {number} */ count) => (count === 1 ? '1 more message, the stored one' : `${count} more messages, each the stored one`),
     tools: (/** @type {string} */ names) => `Tool definitions sent with it: ${names}`,
-    atTheEnd: '(Shown when the run has ended.)',
-    stopped: (/** @type {string} */ stop, /** @type {number} */ calls) => `Stopped: ${stop}, after ${calls} model calls.`,
+    noClaims: '(No plan yet, so nothing is claimed.)',
+    /** @type {Record<string, string>} */
+    stops: { answered: 'the model answered', call_limit: 'the call limit was reached' },
+    stopped: (/** @type {string} */ stop, /** @type {number} */ calls) => `Stopped: ${stop}, after ${calls === 1 ? '1 model call' : `${calls} model calls`}.`,
     answer: 'the final answer',
     item: 'Item',
     claim: 'Status (the claim)',
-    evidence: 'Evidence in the history',
+    evidence: 'Evidence in the history so far',
     backed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) => `backed: ${tool}${path ? ` ${path}` : ''} succeeded (${id})`,
-    unbacked: (/** @type {string} */ tool, /** @type {string} */ path) => `no successful ${tool}${path ? ` ${path}` : ''} in the history`,
+    notClaimed: (/** @type {string} */ tool, /** @type {string} */ path, /** @type {string} */ id) =>
+      `${tool}${path ? ` ${path}` : ''} succeeded (${id}); not claimed: the item is not marked completed`,
+    unbacked: (/** @type {string} */ tool, /** @type {string} */ path) =>
+      (tool === 'run_main' ? 'no run of main.py in the history that printed what expected.txt holds' : `no successful ${tool}${path ? ` ${path}` : ''} in the history`),
     gap: 'claimed without evidence',
   },
   notRunning: '(no function is running)',
@@ -152,28 +161,28 @@ const words = {
       inputLabel: 'This figure runs its scenarios only',
       tries: [
         {
-          text: 'In {scenario:loop/allow}, tick “asks the user” and press Debug: the run pauses right after the host asked. The conversation shows the run’s result as recorded, since the page runs no program.',
-          show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
+          text: 'In {scenario:loop/allow}, tick “asks the user” and press Debug: the run pauses just after the host asked, on line {line:let run = tools.runner.run(lang);}, before the run. Press Step out (Shift+F11), then Step over (F10) four times, until ▷ marks line {line:history.push(Message::results(results));}: the conversation’s newest message is the run’s result, marked as recorded, since the page runs no program.',
+          show: { scenario: 'allow', breakpoints: ['on:ask'], go: ['debug', 'step-out', 'step-over', 'step-over', 'step-over', 'step-over'], pane: 'conversation' },
         },
         {
-          text: 'Set a breakpoint on line {line:let reply = model.reply(&request)?;} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
-          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug'] },
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request)?;} and press Debug: the run pauses before the first model call, and the request pane shows the request about to be sent. Only its first message differs from the stored history: the host attached its current plan, still empty. Press Continue (F8): the request of call 2 carries the plan the model wrote with call 1.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug', 'continue'], pane: 'request' },
         },
         {
-          text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
-          show: { scenario: 'allow', breakpoints: ['execute_with_plan(call, &mut state, tools)'], go: ['debug', 'step-into'] },
+          text: 'Set a breakpoint on line {line:execute_with_plan(call, &mut state, tools)} and press Debug. Press Step into (F11) to enter `execute_with_plan`, then Step over (F10) twice, to line {line:match call.name.as_str()}: its first arm, line {line:"todo_write" => match write_todos}, calls `write_todos`, so Step into (F11) there reaches it, as the call stack shows. Step out (Shift+F11) brings you back to `execute_with_plan`.',
+          show: { scenario: 'allow', breakpoints: ['execute_with_plan(call, &mut state, tools)'], go: ['debug', 'step-into', 'step-over', 'step-over', 'step-into'], pane: 'stack' },
         },
         {
-          text: 'In {scenario:loop/rejected}, tick “refuses a plan” and press Debug: the plan pane says the update was refused and the plan is unchanged. Continue to the next written plan to see the corrected one.',
-          show: { scenario: 'rejected', breakpoints: ['call.refuse("plan_refused"'], go: ['debug', 'step-over'] },
+          text: 'In {scenario:loop/rejected}, tick “refuses a plan” and press Debug: the plan pane says the update was refused, and the plan above it is unchanged. Then tick “writes a plan” and press Continue (F8): the corrected plan is accepted.',
+          show: { scenario: 'rejected', breakpoints: ['on:plan-refused'], go: ['debug'], pane: 'plan' },
         },
         {
-          text: 'In {scenario:loop/nag}, tick “adds the reminder”: the third round without a plan update gets one reminder, after its tool results.',
-          show: { scenario: 'nag', breakpoints: ['results.push(Block::reminder());'], go: ['debug', 'step-over'] },
+          text: 'In {scenario:loop/nag}, tick “adds the reminder” and press Debug: the run pauses just after line {line:results.push(Block::reminder());} put the reminder after this round’s tool results. Press Step over (F10) twice: line {line:history.push(Message::results(results));} stores them, and the conversation’s newest message ends with the reminder.',
+          show: { scenario: 'nag', breakpoints: ['on:reminder'], go: ['debug', 'step-over', 'step-over'], pane: 'conversation' },
         },
         {
-          text: 'Run {scenario:loop/budget} and {scenario:loop/claim} to the end and compare their last panes: one stops with work left and says so; the other claims everything with no evidence at all.',
-          show: { scenario: 'budget', breakpoints: [], go: ['run'] },
+          text: 'Run {scenario:loop/budget} to the end: the evidence pane says the loop stopped at the call limit, with item 2 still in progress and item 3 pending, and nothing marked done to look finished. Then run {scenario:loop/claim}: every item claims completed, and none has evidence.',
+          show: { scenario: 'budget', breakpoints: [], go: ['run'], pane: 'evidence' },
         },
       ],
     },

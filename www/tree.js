@@ -22,6 +22,33 @@ export function same(a, b) {
 }
 
 const isContainer = (/** @type {unknown} */ v) => typeof v === 'object' && v !== null;
+
+/** About how many characters of JSON make a value large enough to start folded (a conversation of a few turns). */
+export const LARGE = 1000;
+
+/**
+ * Whether a value's JSON text is longer than `budget` characters, roughly (keys, texts and numbers counted): it stops
+ * counting once past, so a large value costs no more than a small one.
+ * @param {unknown} value @param {number} budget
+ */
+function larger(value, budget) {
+  let left = budget;
+  /** @param {unknown} v */
+  const count = (v) => {
+    if (left < 0) return;
+    if (!isContainer(v)) {
+      left -= typeof v === 'string' ? v.length + 2 : String(v).length;
+      return;
+    }
+    for (const [key, entry] of Object.entries(/** @type {object} */ (v))) {
+      left -= key.length + 3;
+      count(entry);
+      if (left < 0) return;
+    }
+  };
+  count(value);
+  return left < 0;
+}
 const isFlat = (/** @type {unknown} */ v) => isContainer(v) && !Array.isArray(v) && Object.values(/** @type {object} */ (v)).every((x) => !isContainer(x));
 
 /** A mark for a part of a value, read aloud by screen readers. @param {Kind} kind @param {Words} t */
@@ -33,10 +60,11 @@ const mark = (kind, t) => el('span', { class: 'tmark' }, el('span', { 'aria-hidd
  * the reader folded or unfolded that part before: `folds` keeps their choice by `path` (the value's place, such as
  * "L:new_list/0"), so it survives the next step's redraw.
  * @param {unknown} value @param {Words} t
- * @param {{compare?: boolean, was?: unknown, depth?: number, path?: string, folds?: Map<string, boolean>}} [options]
+ * A list or object longer than `large` characters of JSON starts folded.
+ * @param {{compare?: boolean, was?: unknown, depth?: number, path?: string, folds?: Map<string, boolean>, large?: number}} [options]
  * @returns {HTMLElement}
  */
-export function valueTree(value, t, { compare = false, was, depth = 0, path = '', folds } = {}) {
+export function valueTree(value, t, { compare = false, was, depth = 0, path = '', folds, large = LARGE } = {}) {
   if (!isContainer(value)) return el('code', { class: 'v', text: JSON.stringify(value) });
   const list = Array.isArray(value);
   const entries = list ? value.map((v, i) => [String(i), v]) : Object.entries(/** @type {object} */ (value));
@@ -53,13 +81,13 @@ export function valueTree(value, t, { compare = false, was, depth = 0, path = ''
     }
   }
   const part = (/** @type {(typeof parts)[number]} */ p) => {
-    const inner = valueTree(p.value, t, { compare: p.kind === 'changed', was: p.was, depth: depth + 1, path: `${path}/${p.key}`, folds });
+    const inner = valueTree(p.value, t, { compare: p.kind === 'changed', was: p.was, depth: depth + 1, path: `${path}/${p.key}`, folds, large });
     // A changed list or object is marked inside it, where the change is; a changed text or number is marked itself.
     const kind = p.kind === 'changed' && isContainer(p.value) && isContainer(p.was) ? 'inside' : p.kind;
     return { kind, children: [p.kind && kind !== 'inside' ? mark(p.kind, t) : null, list ? el('span', { class: 'k', text: p.key }) : el('span', { class: 'k', text: `${JSON.stringify(p.key)}: ` }), inner] };
   };
   // An object of plain fields stays on one line (wrapping where it must), its changed fields marked.
-  if (!list && isFlat(value) && parts.every((p) => !isContainer(p.value))) {
+  if (!list && isFlat(value) && parts.every((p) => !isContainer(p.value)) && !larger(value, large)) {
     const fields = parts.map((p, i) => {
       const { kind, children } = part(p);
       return el('span', { class: 'f', 'data-change': kind }, children, i < parts.length - 1 ? ', ' : null);
@@ -77,6 +105,9 @@ export function valueTree(value, t, { compare = false, was, depth = 0, path = ''
       return el('li', { 'data-change': kind }, children);
     })),
   );
-  details.open = folds?.get(path) ?? (depth < 2 || changed);
+  // A large value (a whole conversation, a request) stays folded until the reader unfolds it, changed or not: open, it
+  // would make the pane screens long. Its binding's or entry's mark still says it changed, and the loop's own panes
+  // show the conversation and the request.
+  details.open = folds?.get(path) ?? (!larger(value, large) && (depth < 2 || changed));
   return details;
 }

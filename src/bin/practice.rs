@@ -21,8 +21,8 @@ use todo_trace::host::in_memory::Preset;
 use todo_trace::host::loop_scenarios::{question, MARKER, MAX_CALLS};
 use todo_trace::host::native::live::{LiveModel, DEFAULT_MODEL};
 use todo_trace::host::native::{
-    adopt_orphans, fresh_folder, json_shown, now, read_run_file, shown, workspace_notes,
-    write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
+    adopt_orphans, fresh_folder, json_shown, now, read_inside, read_run_file, shown,
+    workspace_notes, write_workspace, Folder, Python, Terminal, MAX_READ_BYTES, TIME_LIMIT,
 };
 use todo_trace::host::runs::tape::{TapedApproval, TapedModel, TapedRunner, TapedWorkspace};
 use todo_trace::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source, Tape};
@@ -350,7 +350,7 @@ fn replay(path: &Path, options: &Options) -> ExitCode {
                 Err(error) => complain!("practice: {error}"),
             }
         }
-        (Ok(outcome), false) => print_summary(outcome, None, lang),
+        (Ok(outcome), false) => print_summary(outcome, None, run.expected(), lang),
         // A divergence is said once, below.
         (Err(error), _) if diverged.is_none() => complain!("practice: {}", error.message(lang)),
         (Err(_), _) => {}
@@ -534,7 +534,8 @@ fn main() -> ExitCode {
             }
         }
     } else {
-        print_summary(&outcome, Some(ran), lang);
+        let expected = read_inside(&dir, "expected.txt", MAX_READ_BYTES).ok();
+        print_summary(&outcome, Some(ran), expected.as_deref(), lang);
     }
     ExitCode::SUCCESS
 }

@@ -3,12 +3,13 @@
 use serde::Serialize;
 use tsify::Tsify;
 
+use crate::host::claims::{claims, claims_along, ClaimsFrom, PlanClaim};
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
     figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
 };
 use crate::host::input;
-use crate::host::loop_scenarios::{claims, run_file, AgentSetup, PlanClaim};
+use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
@@ -31,6 +32,10 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+    /// The loop figure's claims against the evidence so far, along the run (absent elsewhere).
+    #[serde(rename = "claimsAlong", skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub claims_along: Option<Vec<ClaimsFrom>>,
     /// The loop figure's run: where it came from, and where the replay left it (absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
@@ -238,6 +243,7 @@ fn refused_run(figure: Figure, error: ErrorInfo) -> Trace {
         recording: Recording::default(),
         result: CallResult::failed(error),
         claims: None,
+        claims_along: None,
         replay: None,
     }
 }
@@ -258,6 +264,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         result: CallResult::failed(error),
         claims: None,
         replay: None,
+        claims_along: None,
     }
 }
 
@@ -280,6 +287,8 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     };
     let run_file = data.run;
     let data = Data { run: None, ..data };
+    // What a run's output is checked against: expected.txt as the run read it, else the page's own.
+    let expected = Some(run_file.as_ref().and_then(RunFile::expected).unwrap_or(EXPECTED_TXT));
     let (recording, (result, claims, replay)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
             FigureId::Validate => (CallResult::of(run_validate(data, lang), lang), None, None),
@@ -312,11 +321,13 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                         Stop::CallLimit => HostEvent::CallLimit,
                     }
                     .decide();
-                    claims(outcome)
+                    claims(outcome, expected)
                 });
                 (CallResult::of(result, lang), claims, Some(info))
             }
         });
+    // The page's evidence pane at every step, worked out here from the host state each step holds.
+    let claims_along = claims.is_some().then(|| claims_along(&recording, expected));
     Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
@@ -326,6 +337,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         result,
         claims,
         replay,
+        claims_along,
     }
 }
 

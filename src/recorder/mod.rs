@@ -206,7 +206,8 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();
         let step = r.tables.done.steps.len() as u32;
-        r.tables.done.requests.push(ModelRequest { step, tools, messages, history, differs });
+        let at = step.saturating_sub(1);
+        r.tables.done.requests.push(ModelRequest { at, step, tools, messages, history, differs });
     });
 }
 

@@ -111,6 +111,9 @@ pub struct Step {
 /// the stored history they were prepared from, and the tool definitions.
 #[derive(Serialize, Clone, Debug, PartialEq, Tsify)]
 pub struct ModelRequest {
+    /// The step the call is made from (the latest step recorded when the request was noted): from
+    /// there until `step` the call is about to be made.
+    pub at: u32,
     /// The first step recorded after the call: the reply is not stored yet, so this step's
     /// history is the one the request was prepared from.
     pub step: u32,

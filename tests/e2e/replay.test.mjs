@@ -213,6 +213,7 @@ describe('deep links', () => {
     const back = readLink(query, ['validate', 'write', 'prepare']);
     assert.deepEqual(back, {
       lang: 'en',
+      at: null,
       problems: [],
       figures: {
         validate: { scenario: null, breakpoints: [], step: null },
@@ -220,6 +221,24 @@ describe('deep links', () => {
         prepare: { scenario: null, breakpoints: [], step: 'end' },
       },
     });
+  });
+
+  test('a link made in a later figure than the first it names says so, and reads back', () => {
+    const places = [
+      { id: 'validate', scenario: 'valid', defaultScenario: 'valid', breakpoints: new Set(), step: 3 },
+      { id: 'write', scenario: 'replace', defaultScenario: 'replace', breakpoints: new Set(), step: null },
+      { id: 'loop', scenario: 'allow', defaultScenario: 'allow', breakpoints: new Set(), step: 5 },
+    ];
+    const query = writeLink('en', places, 'loop');
+    assert.equal(query, '?lang=en&at=loop&validate.step=3&loop.step=5');
+    assert.equal(readLink(query, ['validate', 'write', 'loop']).at, 'loop');
+    // Not needed: the first figure named, or the only one, or one that names no place.
+    assert.equal(writeLink('en', places, 'validate'), '?lang=en&validate.step=3&loop.step=5');
+    assert.equal(writeLink('en', places, 'write'), '?lang=en&validate.step=3&loop.step=5');
+    assert.equal(writeLink('en', places.slice(2), 'loop'), '?lang=en&loop.step=5');
+    // A figure the page does not have is reported, and the link opens as if it did not say.
+    const odd = readLink('?at=nowhere&loop.step=5', ['loop']);
+    assert.deepEqual([odd.at, odd.problems], [null, [{ name: 'at', value: 'nowhere' }]]);
   });
 
   test('a fresh page has a plain URL', () => {

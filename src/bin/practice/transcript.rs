@@ -116,7 +116,12 @@ fn tool_name<'a>(messages: &'a [Message], id: &str) -> &'a str {
 
 /// The end of a transcript. `ran` is whether `main.py` left its marker, for a run with a
 /// workspace; a replay has none, and runs no program.
-pub(super) fn print_summary(outcome: &Outcome, ran: Option<bool>, lang: Lang) {
+pub(super) fn print_summary(
+    outcome: &Outcome,
+    ran: Option<bool>,
+    expected: Option<&str>,
+    lang: Lang,
+) {
     let stop = match (outcome.stop, lang) {
         (Stop::Answered, Lang::Zh) => "answered（模型不再调用工具而给出了回答；这本身不说明工作已完成）",
         (Stop::Answered, Lang::En) => {
@@ -154,7 +159,7 @@ pub(super) fn print_summary(outcome: &Outcome, ran: Option<bool>, lang: Lang) {
     };
     say!("{MARKER} {ran}");
     say!();
-    for line in table_lines(&claims_of(outcome), lang) {
+    for line in table_lines(&claims_of(outcome, expected), lang) {
         say!("{line}");
     }
 }

@@ -4,14 +4,14 @@
 //! the command line and the page cannot disagree about which status is backed; the words are
 //! the page's (`www/text-*.js`, `loop.item` to `loop.gap`).
 
-use crate::host::loop_scenarios::{claims, PlanClaim};
+use crate::host::claims::{claims, PlanClaim};
 use crate::lesson::agent_types::Outcome;
 use crate::lesson::types::Lang;
 
-/// The table's rows for a finished run. The one call of `claims` in `practice`: if its inputs
-/// change (say, to take the expected output), only this line changes.
-pub fn claims_of(outcome: &Outcome) -> Vec<PlanClaim> {
-    claims(outcome)
+/// The table's rows for a finished run; `expected` is the workspace's expected.txt (none: no run
+/// can back "Run and check").
+pub fn claims_of(outcome: &Outcome, expected: Option<&str>) -> Vec<PlanClaim> {
+    claims(outcome, expected)
 }
 
 /// A status in the page's words.

@@ -296,6 +296,16 @@ impl RunFile {
         history
     }
 
+    /// The text of expected.txt as the run read it, if it did: what a run's output is checked against.
+    pub fn expected(&self) -> Option<&str> {
+        self.world.iter().find_map(|event| match event {
+            WorldEvent::Read { path, text: Some(text), .. } if path == "expected.txt" => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+    }
+
     /// Where the run came from, for the page and the transcript: `live: NAME, recorded DATE`,
     /// `stand-in: standard`.
     pub fn origin(&self, lang: Lang) -> String {

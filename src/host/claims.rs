@@ -1,0 +1,207 @@
+//! Each plan item's claim beside the evidence in the history: the loop figure's last pane (at every step), and `practice`'s table.
+
+use serde::Serialize;
+use tsify::Tsify;
+
+use crate::host::stand_in::{Needs, EVIDENCE};
+use crate::lesson::agent_types::{output_header, Outcome};
+use crate::lesson::types::{Block, Content, Lang, Message, Todo};
+use crate::recorder::Recording;
+
+/// One item of a plan beside the evidence in the history (LOOP.md's fourth point).
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanClaim {
+    pub id: String,
+    pub content: String,
+    pub status: String,
+    /// The item says `completed`.
+    pub completed: bool,
+    /// The tool whose successful result would back it: `read_file` (of `path`) or `run_main`, whose
+    /// output must also match the expected text.
+    pub tool: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub path: Option<&'static str>,
+    /// The result that would back it; absent when the history holds none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub evidence: Option<Evidence>,
+    /// Claimed `completed` and the evidence is there. An item pending or in progress is never
+    /// backed, whatever the history holds: it claims nothing yet.
+    pub backed: bool,
+    /// Claimed `completed` with nothing to back it: the gap a reader should see.
+    pub gap: bool,
+}
+
+/// Where a backing result is: the history message holding it, and the call it answers.
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    pub message: u32,
+    pub tool_use_id: String,
+}
+
+/// The claims as they stood from `step` on, until the next entry: a recorded run's evidence pane at
+/// every step, not only at the end.
+#[derive(Serialize, Tsify, Clone, Debug, PartialEq, Eq)]
+pub struct ClaimsFrom {
+    pub step: u32,
+    pub claims: Vec<PlanClaim>,
+}
+
+/// Each item of the final plan against the tool results in the final history; a run of `main.py`
+/// backs "Run and check" only if what it printed is `expected` (the workspace's expected.txt; with
+/// none, no run backs it).
+pub fn claims(outcome: &Outcome, expected: Option<&str>) -> Vec<PlanClaim> {
+    claims_of(&outcome.plan, &outcome.history, expected)
+}
+
+/// Each item of `plan` against the tool results in `history`. An item outside the stand-in's three
+/// has no evidence that could back it.
+pub fn claims_of(plan: &[Todo], history: &[Message], expected: Option<&str>) -> Vec<PlanClaim> {
+    plan.iter()
+        .map(|item| {
+            let needs = EVIDENCE.iter().find(|(id, _)| *id == item.id).map(|&(_, needs)| needs);
+            let (tool, path) = match needs {
+                Some(Needs::Read(path)) => ("read_file", Some(path)),
+                Some(Needs::Run) | None => ("run_main", None),
+            };
+            let evidence = needs.and_then(|needs| backing(history, needs, expected));
+            let completed = item.status == "completed";
+            PlanClaim {
+                id: item.id.clone(),
+                content: item.content.clone(),
+                status: item.status.clone(),
+                completed,
+                tool,
+                path,
+                backed: completed && evidence.is_some(),
+                gap: completed && evidence.is_none(),
+                evidence,
+            }
+        })
+        .collect()
+}
+
+/// The claims along a recorded run of the loop: one entry from the first step, and one from each
+/// step where the plan or the evidence changed. Read from the host state each step recorded, so the
+/// page shows what Rust worked out rather than working it out again.
+pub fn claims_along(recording: &Recording, expected: Option<&str>) -> Vec<ClaimsFrom> {
+    let mut along: Vec<ClaimsFrom> = Vec::new();
+    // Each distinct value is parsed once: most steps share their host state with the step before.
+    let mut parsed: Vec<Option<Value>> = vec![None; recording.values.len()];
+    let mut last_host = None;
+    for (index, step) in recording.steps.iter().enumerate() {
+        if last_host == Some(step.host) {
+            continue;
+        }
+        last_host = Some(step.host);
+        let view = &recording.hosts[step.host as usize];
+        let mut plan = Vec::new();
+        let mut history = Vec::new();
+        for field in view {
+            for (&entry, mark) in field.entries.iter().zip(field.changes.chars()) {
+                if mark == '-' {
+                    continue;
+                }
+                let slot = &mut parsed[entry as usize];
+                if slot.is_none() {
+                    *slot = Some(Value::parse(field.field, recording.value(entry).get()));
+                }
+                match slot {
+                    Some(Value::Todo(todo)) => plan.push(todo.clone()),
+                    Some(Value::Message(message)) => history.push(message.clone()),
+                    _ => {}
+                }
+            }
+        }
+        let claims = claims_of(&plan, &history, expected);
+        if along.last().is_none_or(|last| last.claims != claims) {
+            along.push(ClaimsFrom { step: index as u32, claims });
+        }
+    }
+    along
+}
+
+/// A host entry of the loop figure, read back from its JSON.
+#[derive(Clone)]
+enum Value {
+    Todo(Todo),
+    Message(Message),
+    Other,
+}
+
+impl Value {
+    fn parse(field: &str, json: &str) -> Value {
+        let parsed = match field {
+            "items" => serde_json::from_str(json).ok().map(Value::Todo),
+            "messages" => serde_json::from_str(json).ok().map(Value::Message),
+            _ => None,
+        };
+        parsed.unwrap_or(Value::Other)
+    }
+}
+
+/// The blocks of a message (a plain text message has none).
+fn blocks(message: &Message) -> &[Block] {
+    match &message.content {
+        Content::Blocks(blocks) => blocks,
+        Content::Text(_) => &[],
+    }
+}
+
+/// The first result in the history that backs what `needs`: a successful read of the path, or a
+/// successful run whose output is `expected`.
+fn backing(history: &[Message], needs: Needs, expected: Option<&str>) -> Option<Evidence> {
+    let asked: Vec<&str> = history
+        .iter()
+        .flat_map(blocks)
+        .filter_map(|block| match (block, needs) {
+            (Block::ToolUse { id, name, input }, Needs::Read(path))
+                if name == "read_file" && input["path"].as_str() == Some(path) =>
+            {
+                Some(id.as_str())
+            }
+            (Block::ToolUse { id, name, .. }, Needs::Run) if name == "run_main" => Some(id),
+            _ => None,
+        })
+        .collect();
+    history.iter().enumerate().find_map(|(index, message)| {
+        blocks(message).iter().find_map(|block| match block {
+            Block::ToolResult { tool_use_id, content, is_error: false }
+                if asked.contains(&tool_use_id.as_str())
+                    && (needs != Needs::Run
+                        || printed(content).is_some_and(|out| {
+                            expected.is_some_and(|expected| same(out, expected))
+                        })) =>
+            {
+                Some(Evidence { message: index as u32, tool_use_id: tool_use_id.clone() })
+            }
+            _ => None,
+        })
+    })
+}
+
+/// What a run printed: the text after its result's output header line, in either language.
+fn printed(result: &str) -> Option<&str> {
+    [Lang::En, Lang::Zh].iter().find_map(|&lang| {
+        let header = output_header(lang);
+        // A plain search by lines: `split_once` with a string pattern would bring core's two-way
+        // string searcher (about 3 KB of wasm) for this one short text.
+        let mut at = 0;
+        for line in result.split('\n') {
+            at += line.len() + 1;
+            if line == header {
+                return result.get(at.min(result.len())..);
+            }
+        }
+        None
+    })
+}
+
+/// Whether a program's output is the expected text, as a reader compares them: line ends and
+/// surrounding white space aside.
+fn same(output: &str, expected: &str) -> bool {
+    output.trim() == expected.trim()
+}
