@@ -9,6 +9,7 @@ use crate::host::figures::{
 };
 use crate::host::input;
 use crate::host::loop_scenarios::{claims, AgentSetup, PlanClaim};
+use crate::host::predict::{questions, Question};
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
@@ -30,6 +31,11 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+    /// What "predict, then reveal" asks before each host decision or result (predict.rs); absent
+    /// when nothing ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub questions: Vec<Question>,
 }
 
 /// `{ok: true, value}` or `{ok: false, error: {code, message}}`; the value is kept as JSON text.
@@ -177,6 +183,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         recording: Recording::default(),
         result: CallResult::failed(error),
         claims: None,
+        questions: Vec::new(),
     }
 }
 
@@ -216,7 +223,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                 (CallResult::of(result, lang), claims)
             }
         });
-    Trace {
+    let mut trace = Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
         ran: true,
@@ -224,7 +231,10 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         recording,
         result,
         claims,
-    }
+        questions: Vec::new(),
+    };
+    trace.questions = questions(&trace, lang);
+    trace
 }
 
 /// The parts of a figure's [`Data`] that its call entry reads (entries.rs), each absent where the
