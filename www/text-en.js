@@ -106,6 +106,17 @@ const words = {
     unbacked: (/** @type {string} */ tool, /** @type {string} */ path) => `no successful ${tool}${path ? ` ${path}` : ''} in the history`,
     gap: 'claimed without evidence',
   },
+  predict: {
+    label: 'Predict',
+    hint: 'Before the host decides, or the function returns, you are asked what will happen.',
+    right: (/** @type {string} */ answer) => `Right: “${answer}”.`,
+    wrong: (/** @type {string} */ answer) => `Not this time: the answer is “${answer}”.`,
+    score: (/** @type {number} */ right, /** @type {number} */ of) => `${right} of ${of} right`,
+    none: 'No answers yet.',
+    nothing: 'This run asks nothing: it did not run.',
+    yours: '(your answer)',
+    correct: '(the right answer)',
+  },
   notRunning: '(no function is running)',
   noOutput: '(Nothing printed yet: the call entry prints after the function returns.)',
   returned: 'returned',
@@ -156,8 +167,8 @@ const words = {
           show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
         },
         {
-          text: 'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
-          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request)?;} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug'] },
         },
         {
           text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
