@@ -84,7 +84,7 @@ export function createPredict({ id, t, dispatch, shown }) {
   const group = el('div', { class: 'question', role: 'group', tabindex: '-1', 'aria-labelledby': promptId }, prompt, answers);
   const reveal = el('p', { class: 'reveal', role: 'status' });
   const score = el('p', { class: 'score', 'data-score': '' });
-  const panel = el('section', { class: 'predict', 'data-predict': '', 'aria-label': w.label, hidden: '' }, group, reveal, score);
+  const panel = el('section', { class: 'predict', 'data-predict': '', 'aria-label': w.label, hidden: '' }, reveal, group, score);
 
   /** @type {{question: Question, buttons: HTMLButtonElement[]} | null} */
   let drawn = null;
