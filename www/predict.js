@@ -76,7 +76,7 @@ function shownQuestion(s, trace) {
 export function createPredict({ id, t, dispatch, shown }) {
   const w = t.predict;
   const box = el('input', { type: 'checkbox', 'data-control': 'predict', 'aria-describedby': `${id}-predict-hint`, onchange: () => dispatch({ type: 'predict', on: box.checked }) });
-  const toggle = el('div', { class: 'predict-switch' }, el('label', {}, box, ` ${w.label}`), el('span', { class: 'hint', id: `${id}-predict-hint`, text: w.hint }));
+  const toggle = el('div', { class: 'predict-switch' }, el('label', {}, box, ` ${w.label}`), el('span', { class: 'predict-hint', id: `${id}-predict-hint`, text: w.hint }));
 
   const promptId = `${id}-predict-prompt`;
   const prompt = el('p', { class: 'prompt', id: promptId });
