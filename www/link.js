@@ -49,7 +49,7 @@ export function readLink(search, figureIds) {
     if (predict !== null && predict !== '1') problems.push({ name: `${id}.predict`, value: predict });
     figures[id] = {
       scenario: params.get(id),
-      predict: predict === '1',
+      ...(predict === '1' ? { predict: true } : {}),
       breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
     };
