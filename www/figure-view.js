@@ -3,8 +3,10 @@
 import { COMMANDS, KEYS, createBar } from './bar.js';
 import { createCodePane } from './code-pane.js';
 import { createPanes } from './panes.js';
+import { createPredict } from './predict.js';
 import { afterNextFrame, el, nextTask, problemNotice, richText } from './render.js';
 import { createSetup } from './setup.js';
+import { shownTrace } from './state.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').Scenario} Scenario */
@@ -23,7 +25,7 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
  * {scenario:…} into text; `problems` are the values the figure could not use, listed in its notice; `showMe[i]` sets
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
  * (`choose`) and the editor's Run or Debug (`onRun`), which need a trace. Returns `{root, render(state),
- * focusRefusal(), reveal(pane), revealRun(refused)}`.
+ * focusQuestion(), focusRefusal(), reveal(pane), revealRun(refused)}`.
  * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
  *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
  *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void}} options
@@ -35,6 +37,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
   const code = createCodePane({ setting, t, dispatch });
   const side = createPanes({ figure, isLoop, t, dispatch });
   const setup = createSetup({ figure, scenarios, entry, label: words.inputLabel, t, dispatch, choose, onRun });
+  const predict = createPredict({ id: figure.id, t, dispatch, shown: shownTrace });
 
   const panes = el('div', { class: 'panes' }, code.root, side.root);
   const root = el(
@@ -50,7 +53,10 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
       }))))),
     setup.chooser,
     bar.eventChooser,
+    predict.toggle,
     bar.bar,
+    // The question asked sits just under the controls that were pressed.
+    predict.panel,
     panes,
     setup.setup,
   );
@@ -74,7 +80,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
   }
 
   // The order matters where one piece builds what a later one marks: the breakpoints before a listing's rows.
-  const pieces = [...setup.pieces, ...bar.pieces, ...code.pieces, ...side.pieces];
+  const pieces = [...setup.pieces, ...bar.pieces, ...predict.pieces, ...code.pieces, ...side.pieces];
 
   // The page is first shown with plain code. After that frame the listings are highlighted and those not shown yet
   // (callees, the call entry) are built, coloured, so a listing is coloured by the time a reader steps into it or
@@ -92,6 +98,8 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     render(state) {
       for (const draw of pieces) draw(state);
     },
+    /** The focus to the question Predict asks. */
+    focusQuestion: predict.focusQuestion,
     /** The caret to the place of the refusal shown (after the reader's text was run and refused). */
     focusRefusal: setup.focusRefusal,
     /**

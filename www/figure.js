@@ -83,7 +83,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     view.render(state);
     // The reader's text just run and refused: the caret goes to the place.
     if (actions.some((action) => action.type === 'run-own') && showsRefusal(state)) view.focusRefusal();
-    if (actions.every((action) => action.type === 'command' || action.type === 'seek' || action.type === 'frame')) onMove();
+    // A move held at a question (Predict): the focus goes to it.
+    if (state.asking && state.asking !== before.asking) view.focusQuestion();
+    if (actions.every((action) => ['command', 'seek', 'frame', 'answer'].includes(action.type))) onMove();
     else if (actions.some((action) => action.type !== 'edit' && action.type !== 'open' && action.type !== 'frame')) onChange();
   }
 

@@ -1,7 +1,7 @@
 // Deep links: the page's place (language; per figure its scenario, breakpoints and step) to and from the URL query.
 // @ts-check
 //
-// Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12 ("step" counts from 1 as the
+// Example: ?lang=en&write=active&write.bp=write_todos.169&write.step=12&write.predict=1 ("step" counts from 1 as the
 // timeline does; "end" means finished); the loop figure's breakpoints on host decisions are `loop.on=ask`
 // (kept beside the line breakpoints, as the keys `on:ask`). Only what differs from a fresh page is written, so a plain
 // visit keeps a plain URL. The reader's own input is not written: it can be 64 KiB, too much for a
@@ -26,7 +26,7 @@ export function readLink(search, figureIds) {
   /** @type {{name: string, value: string}[]} */
   const problems = [];
   // Each parameter read here: those read once (a second value is dropped), and those that repeat.
-  const once = new Set(['lang', 'at', ...figureIds, ...figureIds.map((id) => `${id}.step`)]);
+  const once = new Set(['lang', 'at', ...figureIds, ...figureIds.flatMap((id) => [`${id}.step`, `${id}.predict`])]);
   const many = new Set(figureIds.flatMap((id) => [`${id}.bp`, `${id}.on`]));
   /** @type {Set<string>} */
   const seen = new Set();
@@ -46,8 +46,12 @@ export function readLink(search, figureIds) {
       problems.push({ name: `${id}.step`, value: step });
       step = null;
     }
+    // Predict is on with `.predict=1`; anything else there is not understood.
+    const predict = params.get(`${id}.predict`);
+    if (predict !== null && predict !== '1') problems.push({ name: `${id}.predict`, value: predict });
     figures[id] = {
       scenario: params.get(id),
+      ...(predict === '1' ? { predict: true } : {}),
       breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
     };
@@ -65,7 +69,7 @@ export function readLink(search, figureIds) {
  * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end". `at`, the figure the reader
  * last moved, is written only where it is needed: when the link names another figure's place before it.
  * @param {Lang} lang
- * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null}[]} places
+ * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null, predict?: boolean}[]} places
  * @param {string | null} [at]
  */
 export function writeLink(lang, places, at = null) {
@@ -80,6 +84,7 @@ export function writeLink(lang, places, at = null) {
       else params.append(`${place.id}.bp`, key);
     }
     if (place.step !== null) params.set(`${place.id}.step`, String(place.step));
+    if (place.predict) params.set(`${place.id}.predict`, '1');
   }
   const query = params.toString();
   return query ? `?${query}` : '';

@@ -3,6 +3,7 @@
 //
 // A state is a plain, never-mutated object: each action gives a new one, so the view can tell what changed by
 // comparing fields, and a deep link or a language switch is a state written out and read back (openState).
+import { answersFor, gate, sameAsking, withAnswer } from './predict.js';
 import { IDLE, breakableLines, breakpointKey, commands, eventKey, framesAt, shownSymbol, tracedSymbols } from './replay.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
@@ -50,6 +51,10 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * @property {boolean} open whether the "setup and call entry" part is open
  * @property {number | null} frame the caller whose locals the reader chose in the call stack (an index into the
  *   step's frames, outermost first), or null for the current call; any move goes back to the current call
+ * @property {boolean} predict whether moves stop to ask the trace's questions first (predict.js)
+ * @property {import('./predict.js').Answers} answers the reader's answers, per trace
+ * @property {import('./predict.js').Asking | null} asking the question the debugger is stopped at, unanswered
+ * @property {{trace: Trace, question: number} | null} revealed the question answered last, whose answer is shown
  */
 
 /**
@@ -64,21 +69,25 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  *   | {type: 'edit', text: string}
  *   | {type: 'run-own', command: 'run' | 'debug', trace: Trace}
  *   | {type: 'reset-own'}
- *   | {type: 'open', open: boolean}} Action
+ *   | {type: 'open', open: boolean}
+ *   | {type: 'predict', on: boolean}
+ *   | {type: 'answer', choice: number}} Action
  */
 
 /**
  * A figure's place as a link holds it (link.js reads it): the scenario (null: the default), breakpoint keys, and the
  * step, counted from 1 like the timeline ("end": finished, null: not started). `attributes`: the place was read from
  * the element's attributes (embed.js), not a link, so what does not fit is named as they name it.
- * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, attributes?: true}} Place
+ * `predict`: the Predict switch is on.
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, predict?: boolean, attributes?: true}} Place
  */
 
 /**
  * What a language switch carries beyond the link: the editor's text when the reader changed it, their run (its
  * text, or true when it ran the scenario's text unchanged, which then follows the language like the editor),
  * and whether it is shown, where, and the setup part's openness.
- * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean}} Kept
+ * `answers`: the Predict answers given in the trace shown, as [question, choice] pairs.
+ * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean, answers?: [number, number][]}} Kept
  */
 
 const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
@@ -108,10 +117,16 @@ export const showsRefusal = (/** @type {State} */ state) => state.showingOwn && 
 
 const clamp = (/** @type {number} */ pos, /** @type {Trace} */ trace) => Math.max(IDLE, Math.min(pos, trace.steps.length));
 
-/** The state at another position of the same trace; the same state when that is where it is. @param {State} state @param {number} pos */
+/**
+ * The state at another position of the same trace, held at a question first while Predict is on (predict.js); the
+ * same state when that is where it is.
+ * @param {State} state @param {number} pos
+ */
 function moved(state, pos) {
-  const to = clamp(pos, shownTrace(state));
-  return to === state.pos ? state : { ...state, pos: to, frame: null };
+  const trace = shownTrace(state);
+  const { pos: to, asking } = gate(state.predict, trace, answersFor(state.answers, trace), state.pos, clamp(pos, trace));
+  if (to === state.pos && sameAsking(asking, state.asking)) return state;
+  return { ...state, pos: to, frame: null, asking };
 }
 
 /**
@@ -167,20 +182,29 @@ export function reduce(state, action) {
     }
     case 'edit':
       return action.text === state.text ? state : { ...state, text: action.text };
-    case 'run-own':
-      return {
-        ...state,
-        own: { text: state.text, trace: action.trace },
-        showingOwn: true,
-        pos: commands[action.command](action.trace.steps, IDLE, state.breakpoints),
-        frame: null,
-      };
+    case 'run-own': {
+      const ran = { ...state, own: { text: state.text, trace: action.trace }, showingOwn: true, pos: IDLE, frame: null, asking: null };
+      return moved(ran, commands[action.command](action.trace.steps, IDLE, state.breakpoints));
+    }
     case 'reset-own': {
       const next = { ...state, own: null, showingOwn: false, pos: IDLE, frame: null };
       return { ...next, text: scenarioText(next) };
     }
     case 'open':
       return action.open === state.open ? state : { ...state, open: action.open };
+    case 'predict':
+      // Switched on, a fresh round: every question is asked again.
+      if (action.on === state.predict) return state;
+      return { ...state, predict: action.on, asking: null, revealed: null, answers: action.on ? new Map() : state.answers };
+    case 'answer': {
+      const { asking } = state;
+      const trace = shownTrace(state);
+      if (!asking || asking.trace !== trace || !trace.questions?.[asking.question]?.choices[action.choice]) return state;
+      // The move that the question held goes on, up to the next question not answered yet.
+      const answers = withAnswer(state.answers, trace, asking.question, action.choice);
+      const answered = { ...state, answers, asking: null, revealed: { trace, question: asking.question } };
+      return moved(answered, asking.target);
+    }
   }
 }
 
@@ -230,7 +254,10 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
   else if (link.step !== null) problems.push({ name: names.step, value: String(link.step) });
 
   /** @type {State} */
-  let state = { setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false, frame: null };
+  let state = {
+    setting, scenario, scenarioTrace, text: '', own: null, showingOwn: false, pos, breakpoints, open: false, frame: null,
+    predict: link.predict === true, answers: new Map(), asking: null, revealed: null,
+  };
   state = { ...state, text: scenarioText(state) };
   if (kept) {
     if (kept.text !== null) state = { ...state, text: kept.text };
@@ -241,6 +268,7 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
       if (kept.showingOwn) state = { ...state, showingOwn: true, pos: clamp(kept.pos, trace) };
     }
     state = { ...state, open: kept.open };
+    if (kept.answers?.length) state = { ...state, answers: new Map([[shownTrace(state), new Map(kept.answers)]]) };
   }
   return { state, problems };
 }
@@ -259,6 +287,7 @@ export function placeOf(state) {
     defaultScenario: setting.defaultScenario,
     breakpoints,
     step: pos === IDLE || showingOwn ? null : pos >= total ? /** @type {const} */ ('end') : pos + 1,
+    predict: state.predict,
   };
 }
 
@@ -269,11 +298,13 @@ export function placeOf(state) {
  */
 export function keptOf(state) {
   const original = scenarioText(state);
+  const answered = answersFor(state.answers, shownTrace(state));
   return {
     text: state.text === original ? null : state.text,
     own: state.own === null ? null : state.own.text === original ? true : state.own.text,
     showingOwn: state.showingOwn,
     pos: state.pos,
     open: state.open,
+    ...(answered.size > 0 ? { answers: [...answered] } : {}),
   };
 }

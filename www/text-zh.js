@@ -54,6 +54,17 @@ export default {
     locals: '局部变量', stack: '调用栈', state: '宿主状态', output: '输出',
     conversation: '对话（保存的历史）', plan: '宿主的计划', request: '模型收到的请求', evidence: '声明与证据',
   },
+  predict: {
+    label: '先预测',
+    hint: '在宿主做出决定、或函数返回之前，先问你会发生什么。',
+    right: (answer) => `答对了：“${answer}”。`,
+    wrong: (answer) => `这次没猜中：答案是“${answer}”。`,
+    score: (right, of) => `${of} 题中答对 ${right} 题`,
+    none: '还没有作答。',
+    nothing: '这次没有运行，所以没有问题。',
+    yours: '（你的选择）',
+    correct: '（正确答案）',
+  },
   loop: {
     breakOn: '在宿主做出这些决定时暂停：',
     /** @type {Record<import('./pkg/todo_trace.js').HostEvent, string>} */

@@ -8,6 +8,8 @@ pub mod in_memory;
 pub mod input;
 pub mod loop_scenarios;
 pub mod native;
+pub mod predict;
+pub mod predict_words;
 pub mod run;
 pub mod runs;
 pub mod scenarios;

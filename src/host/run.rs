@@ -10,6 +10,7 @@ use crate::host::figures::{
 };
 use crate::host::input;
 use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
+use crate::host::predict::{questions, Question};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
 use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
@@ -32,6 +33,11 @@ pub struct Trace {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub claims: Option<Vec<PlanClaim>>,
+    /// What "predict, then reveal" asks before each host decision or result (predict.rs); absent
+    /// when nothing ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub questions: Vec<Question>,
     /// The loop figure's claims against the evidence so far, along the run (absent elsewhere).
     #[serde(rename = "claimsAlong", skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
@@ -245,6 +251,7 @@ fn refused_run(figure: Figure, error: ErrorInfo) -> Trace {
         claims: None,
         claims_along: None,
         replay: None,
+        questions: Vec::new(),
     }
 }
 
@@ -265,6 +272,7 @@ fn refused(figure: Figure, mut data: Data, error: ErrorInfo) -> Trace {
         claims: None,
         replay: None,
         claims_along: None,
+        questions: Vec::new(),
     }
 }
 
@@ -328,7 +336,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         });
     // The page's evidence pane at every step, worked out here from the host state each step holds.
     let claims_along = claims.is_some().then(|| claims_along(&recording, expected));
-    Trace {
+    let mut trace = Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
         ran: true,
@@ -338,7 +346,10 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         claims,
         replay,
         claims_along,
-    }
+        questions: Vec::new(),
+    };
+    trace.questions = questions(&trace, lang);
+    trace
 }
 
 /// The parts of a figure's [`Data`] that its call entry reads (entries.rs), each absent where the
