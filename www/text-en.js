@@ -140,6 +140,24 @@ const words = {
     notRun: '(Not run: the input was refused.)',
     exception: (/** @type {string} */ detail) => `Something failed inside the module and this run did not finish; the other figures are not affected. Details: ${detail}`,
   },
+  run: {
+    open: 'Open a run…',
+    note: 'A run file (JSON), such as `practice --record FILE` writes; you can also drop one onto this figure. It is read in this page and sent nowhere, and it is not in the link: a link to this page opens the scenario.',
+    origin: (/** @type {string} */ origin) => `Where this run came from: ${origin}`,
+    option: (/** @type {string} */ name) => `Run file: ${name}`,
+    given: 'the run file of this page',
+    hint: 'This figure replays the run file you opened, with every pane and breakpoint. Choose a scenario to go back to the built-in runs.',
+    settings: 'The run file’s settings (JSON), which the host runs with',
+    /** @type {[string, string]} */
+    close: ['Back to the scenarios', 'Close the run file and show the scenario again'],
+    refused: (/** @type {string} */ code, /** @type {string} */ message) => `Run file refused (${code}): ${message}`,
+    diverged: (/** @type {string} */ message) => `This replay left its recording: ${message}`,
+    failed: (/** @type {string} */ code, /** @type {string} */ message) => `The run ended without an outcome (${code}): ${message}`,
+    recordedRead: (/** @type {string} */ id) => `result of ${id}: the file’s text, recorded`,
+    more: (/** @type {number} */ chars) => `Show all ${chars} characters`,
+    less: 'Show less',
+    folded: (/** @type {number} */ chars) => `… folded: ${chars} more characters`,
+  },
   tries: 'Things to try',
   /** @type {[string, string]} */
   showMe: ['Show me', 'Set the figure up as this item describes: its scenario, breakpoints and step'],
@@ -156,8 +174,8 @@ const words = {
           show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
         },
         {
-          text: 'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
-          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request)?;} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug'] },
         },
         {
           text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',
