@@ -142,7 +142,7 @@ const words = {
   },
   run: {
     open: 'Open a run…',
-    note: 'A run file (JSON), such as `practice --record FILE` writes; you can also drop one onto this figure. It is read in this page and sent nowhere, and it is not in the link: a link to this page opens the scenario.',
+    note: 'A run file (JSON), as “practice --record FILE” writes it; you can also drop one onto this figure. It is read in this page and sent nowhere, and it is not in the link: a link to this page opens the scenario.',
     origin: (/** @type {string} */ origin) => `Where this run came from: ${origin}`,
     option: (/** @type {string} */ name) => `Run file: ${name}`,
     given: 'the run file of this page',

@@ -129,7 +129,7 @@ export default {
   },
   run: {
     open: '打开一份运行记录…',
-    note: '运行记录是 JSON 文件，例如 `practice --record FILE` 写出的那种；也可以把文件拖到这张图上。它只在这个页面里读取，不会发送到任何地方，也不在链接里：这个页面的链接打开的是场景。',
+    note: '运行记录是 JSON 文件，例如 “practice --record FILE” 写出的那种；也可以把文件拖到这张图上。它只在这个页面里读取，不会发送到任何地方，也不在链接里：这个页面的链接打开的是场景。',
     origin: (origin) => `这次运行的来源：${origin}`,
     option: (name) => `运行记录：${name}`,
     given: '这个页面给出的运行记录',
