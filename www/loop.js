@@ -134,6 +134,21 @@ function callNames(messages) {
   return names;
 }
 
+// The conversation's entries as built, by message (a recorded value, the same object at every step that holds it) and
+// change mark: a step redraws the pane with the entries it already has, so a run of a hundred calls does not build
+// hundreds of entries again at each step. A reader's unfolded text stays unfolded with its entry.
+/** @type {WeakMap<Message, Map<string, HTMLElement>>} */
+const builtEntries = new WeakMap();
+
+/** The conversation entry of `message` marked `change`, built once. @param {Message} message @param {Change} change @param {Context} context */
+function entryNode(message, change, context) {
+  let byChange = builtEntries.get(message);
+  if (!byChange) builtEntries.set(message, (byChange = new Map()));
+  let node = byChange.get(change);
+  if (!node) byChange.set(change, (node = messageNode(message, change, context)));
+  return node;
+}
+
 /**
  * The stored history in a recorded host state (replay.js's hostViewAt), as a conversation, entries new since the
  * previous step marked; `idle`: before the first step, `ended`: after the last.
@@ -145,7 +160,7 @@ export function conversationPane(trace, view, idle, ended, t) {
   const messages = entries.map((e) => /** @type {Message} */ (e.value));
   const context = { calls: callNames(messages), trace, t };
   // After the end nothing is new (the state there is marked with what the whole run did: every message).
-  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], ended ? '.' : e.change, context))))];
+  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => entryNode(messages[i], ended ? '.' : e.change, context))))];
 }
 
 /** The latest plan update at or before the step shown: its step and whether it was accepted. @param {Trace} trace @param {number} pos */

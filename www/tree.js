@@ -72,11 +72,19 @@ export function valueTree(value, t, { compare = false, was, depth = 0, path = ''
     'details',
     { class: 'tree', 'data-path': path },
     el('summary', { text: list ? `[…] ${t.count(entries.length)}` : `{${entries.map(([k]) => k).join(', ')}}` }),
-    el(list ? 'ol' : 'ul', { class: 'tree-items' }, parts.map((p) => {
-      const { kind, children } = part(p);
-      return el('li', { 'data-change': kind }, children);
-    })),
   );
+  const items = () => el(list ? 'ol' : 'ul', { class: 'tree-items' }, parts.map((p) => {
+    const { kind, children } = part(p);
+    return el('li', { 'data-change': kind }, children);
+  }));
   details.open = folds?.get(path) ?? (depth < 2 || changed);
+  // A folded part is built when it is first opened: a long run's history, redrawn at every step, holds hundreds of
+  // folded messages whose insides nobody has asked to see.
+  if (details.open) details.append(items());
+  else {
+    details.addEventListener('toggle', () => {
+      if (details.open && !details.querySelector(':scope > .tree-items')) details.append(items());
+    });
+  }
   return details;
 }
