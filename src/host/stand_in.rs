@@ -75,6 +75,9 @@ enum Move {
     Run,
     /// This plan if the last run succeeded; otherwise the answer that it did not run.
     PlanIfRan([S; 3]),
+    /// This plan if the last user message carries the host's reminder; otherwise the answer at
+    /// once (LOOP.md's drift: the plan is left stale beside a correct answer).
+    PlanIfReminded([S; 3]),
     /// The answer: what the run printed, against expected.txt when that was read.
     Report,
     /// The answer that everything is done, with nothing to show for it.
@@ -112,7 +115,7 @@ const DRIFT: [Move; 6] = [
     Move::Read("main.py"),
     Move::Read("expected.txt"),
     Move::Run,
-    Move::PlanIfRan([C, C, C]),
+    Move::PlanIfReminded([C, C, C]),
     Move::Report,
 ];
 
@@ -278,6 +281,20 @@ impl StandIn {
                 Some((result, false)) => self.not_run(&result),
                 None => self.not_run(""),
             },
+            Move::PlanIfReminded(statuses) => {
+                let reminded =
+                    request.messages.last().is_some_and(|message| match &message.content {
+                        Content::Blocks(blocks) => {
+                            blocks.iter().any(|block| *block == Block::reminder())
+                        }
+                        Content::Text(_) => false,
+                    });
+                if reminded {
+                    self.plan(statuses, call)
+                } else {
+                    self.report(&request.messages)
+                }
+            }
             Move::Report => self.report(&request.messages),
             Move::AllDone => self.text(
                 "全部完成：计划里的每一项都已完成。".to_string(),
