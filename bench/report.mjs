@@ -1,4 +1,5 @@
 // Turns the benchmark's measurements into budget verdicts and bench/report.md.
+import { runFileBudgets, runFileSection } from './run-file.mjs';
 import { GOALS } from './slow4g.mjs';
 
 export const BUDGETS = {
@@ -273,6 +274,8 @@ function traceBudgets(r) {
       measured: worstSteps ? `${ms(worstSteps.markedP95)} over ${worstSteps.samples} steps (until laid out: ${ms(worstSteps.settledP95)})` : 'n/a',
       met: worstSteps ? worstSteps.markedP95 <= BUDGETS.stepP95Ms : null,
     },
+    // Issue 26: a 100-call recorded run (bench/run-file.mjs).
+    ...(r.runFile ? runFileBudgets(r.runFile) : []),
   ];
 }
 
@@ -529,6 +532,7 @@ export function renderReport(r) {
       "the wasm memory is the module's linear memory, which never shrinks. Then, in another fresh page, the same " +
       "text is run from the validate figure's own editor (Run my input) and stepped through with Step over.",
     '',
+    ...(r.runFile ? [runFileSection(r.runFile, r.date.slice(0, 16).replace('T', ' ') + ' UTC')] : []),
     '## Step latency',
     '',
     stepTable(r),

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../serve.mjs';
 import { lighthouseRuns } from './lighthouse.mjs';
+import { measureRunFile } from './run-file.mjs';
 import { judge, renderReport } from './report.mjs';
 import { LAUNCH_ARGS, slow4g, stageBaseline } from './slow4g.mjs';
 
@@ -512,6 +513,8 @@ async function main() {
   await pageLoad.context.close();
   const worst = moduleUrl ? await worstCase(browser, urls.page, moduleUrl) : null;
   console.log(`  worst case: ${worst?.api ? `${fmt(worst.api.medianMs)} ms, ${worst.api.jsonChars} characters of JSON` : worst?.problem ?? 'not measured'}`);
+  const runFile = await measureRunFile(browser, urls.page);
+  console.log(`  100-call run: ${runFile.problem ?? `${fmt(runFile.traceMs)} ms to trace, step p95 ${runFile.steps.markedP95.toFixed(1)} ms`}`);
   await browser.close();
 
   // Lighthouse last, with its own Chromium and nothing else of the bench running.
@@ -537,6 +540,7 @@ async function main() {
     validJsonChars,
     steps,
     worst,
+    runFile,
     lighthouse,
     offsite: [...offsite],
     errors: [...errors],

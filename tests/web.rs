@@ -100,3 +100,46 @@ fn unknown_ids_are_js_errors_with_clear_messages() {
         .unwrap()
         .starts_with("{\"figure\":\"write\""));
 }
+
+/// Runs as data, in the browser: every built-in loop scenario is a run file, and replaying that
+/// file's JSON text through `traceRunJson` gives the scenario's trace: the same steps, values, host
+/// states, requests, result, claims and replay info. Only what names the scenario differs: its id
+/// (a run file opened is `run`) and the setup it was given (a run file has none).
+#[wasm_bindgen_test]
+fn every_scenario_replayed_from_its_run_file_text_is_the_scenario_s_trace() {
+    use serde_json::Value;
+    use todo_trace::host::loop_scenarios::SCENARIOS;
+
+    let without_names = |json: &str| {
+        let mut trace: Value = serde_json::from_str(json).expect("a trace is JSON");
+        let object = trace.as_object_mut().expect("a trace is an object");
+        assert!(object.remove("scenario").is_some() && object.remove("data").is_some());
+        trace
+    };
+    for scenario in SCENARIOS {
+        for lang in ["zh", "en"] {
+            let id = scenario.id;
+            let file = api::run_file_json(id, lang)
+                .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
+            let replayed = api::trace_run_json(&file, lang)
+                .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
+            let traced = api::trace_json("loop", id, lang)
+                .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
+            let (replayed, traced) = (without_names(&replayed), without_names(&traced));
+            assert_eq!(replayed["ran"], Value::Bool(true), "{id}/{lang}");
+            assert!(
+                replayed["replay"].get("diverged").is_none(),
+                "{id}/{lang}: {}",
+                replayed["replay"]
+            );
+            assert!(
+                replayed["steps"].as_array().is_some_and(|steps| !steps.is_empty()),
+                "{id}/{lang}"
+            );
+            for key in ["steps", "values", "result", "claims", "replay"] {
+                assert_eq!(replayed[key], traced[key], "{id}/{lang}: {key}");
+            }
+            assert_eq!(replayed, traced, "{id}/{lang}: the whole trace");
+        }
+    }
+}

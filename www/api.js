@@ -107,6 +107,28 @@ export function traceRun(runText, lang) {
   return traceFrom(wasm.traceRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('lang', lang)));
 }
 
+/**
+ * Replays a run file given as a JS value: a string is its text; anything else is read once into plain data (value.js,
+ * up to MAX_RUN_BYTES) and replayed as its JSON text. A value over a limit or not JSON data gives a trace that did
+ * not run whose result is the coded error (`run_too_large`, `too_deep`, `not_json`); it never throws for that.
+ * @param {unknown} value @param {unknown} lang @returns {Trace}
+ */
+export function traceRunValue(value, lang) {
+  const language = text('lang', lang);
+  if (typeof value === 'string') return traceRun(value, language);
+  const read = readValue(value, MAX_RUN_BYTES);
+  if ('refused' in read) return refused('loop', read.refused, language);
+  return traceRun(JSON.stringify(read.data), language);
+}
+
+/**
+ * The trace of a run file of `bytes` bytes, over MAX_RUN_BYTES, refused without reading it (`run_too_large`).
+ * @param {number} bytes @param {unknown} lang @returns {Trace}
+ */
+export function refusedRun(bytes, lang) {
+  return refused('loop', { kind: 'tooLarge', bytes: Math.min(bytes, 2 ** 32 - 1) }, text('lang', lang));
+}
+
 /** The run file of a built-in loop scenario, as an object. @param {unknown} scenarioId @param {unknown} lang @returns {RunFile} */
 export function runFile(scenarioId, lang) {
   return JSON.parse(wasm.runFileJson(text('scenarioId', scenarioId), text('lang', lang)));

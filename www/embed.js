@@ -376,10 +376,15 @@ export class TodoTraceFigure extends HTMLElement {
     this.#reported = problems;
   }
 
-  /** The data of a `<script type="application/json">` child, if there is one; text that is not JSON is shown as a failure. */
+  /**
+   * The data of a `<script type="application/json">` child, if there is one; text that is not JSON is shown as a
+   * failure. The loop figure's child is a run file, given as its text: the module refuses text that is not a run file
+   * with a coded error, shown in the figure.
+   */
   #jsonChild() {
     const script = this.querySelector(':scope > script[type="application/json"]');
     if (!script) return undefined;
+    if (this.getAttribute('figure') === 'loop') return { value: script.textContent ?? '' };
     return { value: JSON.parse(script.textContent ?? '') };
   }
 

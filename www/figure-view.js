@@ -4,6 +4,7 @@ import { COMMANDS, KEYS, createBar } from './bar.js';
 import { createCodePane } from './code-pane.js';
 import { createPanes } from './panes.js';
 import { createPredict } from './predict.js';
+import { createRunPart } from './run-file.js';
 import { afterNextFrame, el, nextTask, problemNotice, richText } from './render.js';
 import { createSetup } from './setup.js';
 import { shownTrace } from './state.js';
@@ -24,13 +25,14 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
  * Builds a figure's view. `number` 0 leaves the caption unnumbered; `resolve` turns the words' {line:…} and
  * {scenario:…} into text; `problems` are the values the figure could not use, listed in its notice; `showMe[i]` sets
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
- * (`choose`) and the editor's Run or Debug (`onRun`), which need a trace. Returns `{root, render(state),
+ * (`choose`), the editor's Run or Debug (`onRun`) and the loop figure's run file opened (`openRun`), which need a trace. Returns `{root, render(state),
  * focusQuestion(), focusRefusal(), reveal(pane), revealRun(refused)}`.
  * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
  *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
- *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void}} options
+ *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void,
+ *   openRun: (file: File) => void}} options
  */
-export function createView({ setting, isLoop, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun }) {
+export function createView({ setting, isLoop, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun, openRun }) {
   const { figure, scenarios } = setting;
   const captionId = `${figure.id}-caption`;
   const bar = createBar({ t, isLoop, dispatch });
@@ -38,6 +40,8 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
   const side = createPanes({ figure, isLoop, t, dispatch });
   const setup = createSetup({ figure, scenarios, entry, label: words.inputLabel, t, dispatch, choose, onRun });
   const predict = createPredict({ id: figure.id, t, dispatch, shown: shownTrace });
+  // The loop figure replays run files too: the reader's own, opened or dropped.
+  const runs = isLoop ? createRunPart({ id: figure.id, t, onFile: openRun, dispatch }) : null;
 
   const panes = el('div', { class: 'panes' }, code.root, side.root);
   const root = el(
@@ -52,6 +56,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
         type: 'button', class: 'show-me', 'data-action': 'show-me', title: t.showMe[1], text: t.showMe[0], onclick: showMe[i],
       }))))),
     setup.chooser,
+    runs?.part,
     bar.eventChooser,
     predict.toggle,
     bar.bar,
@@ -60,6 +65,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     panes,
     setup.setup,
   );
+  runs?.listen(root);
   // Content scrolled into view is kept clear of the sticky bar, and in one column of the code pane that sticks under it
   // (style.css reads --bar-height and --code-height).
   new ResizeObserver(() => root.style.setProperty('--bar-height', `${bar.bar.offsetHeight}px`)).observe(bar.bar);
@@ -80,7 +86,7 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
   }
 
   // The order matters where one piece builds what a later one marks: the breakpoints before a listing's rows.
-  const pieces = [...setup.pieces, ...bar.pieces, ...predict.pieces, ...code.pieces, ...side.pieces];
+  const pieces = [...setup.pieces, ...(runs?.pieces ?? []), ...bar.pieces, ...predict.pieces, ...code.pieces, ...side.pieces];
 
   // The page is first shown with plain code. After that frame the listings are highlighted and those not shown yet
   // (callees, the call entry) are built, coloured, so a listing is coloured by the time a reader steps into it or

@@ -18,6 +18,7 @@ export { KEYS } from './bar.js';
 /** @typedef {import('./state.js').Action} Action */
 /** @typedef {import('./state.js').Place} Place */
 /** @typedef {import('./state.js').Kept} Kept */
+/** @typedef {import('./state.js').RunOpened} RunOpened */
 
 /**
  * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
@@ -50,10 +51,15 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const lineAt = lineFinder([...setting.listings.values()]);
   const resolve = (/** @type {string} */ kind, /** @type {string} */ arg) => (kind === 'scenario' ? scenarioLabel(arg) : String(lineAt(arg).no));
 
-  // The reader's own text; traceInput throws only for a bug or a trap inside the module: shown like refused text,
-  // so the page stays usable.
-  const traceOwn = (/** @type {string | {value: unknown}} */ given) => {
+  // The reader's own text (in the loop figure, a run file's); traceInput throws only for a bug or a trap inside the
+  // module: shown like refused text, so the page stays usable. A run file too large to read (`run.unread`) is refused
+  // by its size alone.
+  const traceOwn = (/** @type {string | {value: unknown}} */ given, /** @type {RunOpened | undefined} */ run = undefined) => {
     try {
+      if (isLoop) {
+        if (run?.unread !== undefined) return api.refusedRun(run.unread, lang);
+        return typeof given === 'string' ? api.traceRun(given, lang) : api.traceRunValue(given.value, lang);
+      }
       return typeof given === 'string' ? api.traceInput(figure.id, given, lang) : api.traceValue(figure.id, given.value, lang);
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
@@ -65,7 +71,11 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const opened = openState(setting, link, kept, traceOf, traceOwn);
   problems.push(...opened.problems);
   let state = opened.state;
-  if (data && !kept) {
+  if (data && !kept && isLoop) {
+    // The author's run file (embed.js: the JSON child's text, or `.data`) opens as a run file the reader opened.
+    const text = typeof data.value === 'string' ? data.value : jsonOf(data.value);
+    state = reduce(state, { type: 'open-run', run: { name: t.run.given }, text, trace: traceOwn(data) });
+  } else if (data && !kept) {
     // The author's data opens as a run of one's own; the editor holds it (as the trace has it, or as given if refused).
     const trace = traceOwn(data);
     const text = trace.ran ? editorText(figure.edits, trace.data) : jsonOf(data.value);
@@ -121,6 +131,26 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     };
   });
 
+  // A run file the reader opened or dropped: one too large is refused by its size, unread; while a file is read, a
+  // later one supersedes it.
+  let opening = 0;
+  async function openRun(/** @type {File} */ file) {
+    const mine = ++opening;
+    /** @type {RunOpened} */
+    const run = file.size > api.MAX_RUN_BYTES ? { name: file.name, unread: file.size } : { name: file.name };
+    let text = '';
+    if (run.unread === undefined) {
+      try {
+        text = await file.text();
+      } catch {
+        // A file that cannot be read (gone, or not allowed): refused like text that is no run file.
+        text = '';
+      }
+    }
+    if (mine !== opening) return;
+    dispatch({ type: 'open-run', run, text, trace: traceOwn(text, run) });
+  }
+
   const view = createView({
     setting,
     isLoop,
@@ -133,6 +163,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     showMe,
     dispatch,
     choose: (scenario) => dispatch({ type: 'choose', scenario, trace: traceOf(scenario) }),
+    openRun,
     onRun: (command) => {
       dispatch({ type: 'run-own', command, trace: traceOwn(state.text) });
       view.revealRun(showsRefusal(state));

@@ -31,28 +31,94 @@ function changeNote(change, t) {
   return null;
 }
 
-/** One block of a message. @param {Block} block @param {Message['role']} role @param {Map<string, string>} calls @param {Words} t */
-function blockNode(block, role, calls, t) {
+// A long text folds to its first lines, so a run of a hundred calls with long tool outputs stays readable (and quick
+// to draw); a toggle shows it whole.
+/** A text with more lines than this, or more characters than FOLD_CHARS, is folded. */
+const FOLD_LINES = 12;
+const FOLD_CHARS = 1500;
+/** What a folded text shows: its first lines, at most this many characters of them. */
+const SHOWN_LINES = 8;
+const SHOWN_CHARS = 800;
+
+/** The texts a reader unfolded, per trace (by tool_use_id for a result, else the text), kept as the panes are redrawn. @type {WeakMap<Trace, Set<string>>} */
+const unfoldedTexts = new WeakMap();
+
+/** The start of `text` a fold shows, or null when it is short enough to show whole. @param {string} text */
+function foldedStart(text) {
+  let end = -1;
+  for (let line = 0; line < FOLD_LINES; line++) {
+    end = text.indexOf('\n', end + 1);
+    if (end < 0 || end === text.length - 1) return text.length > FOLD_CHARS ? text.slice(0, SHOWN_CHARS) : null;
+  }
+  let cut = -1;
+  for (let line = 0; line < SHOWN_LINES; line++) cut = text.indexOf('\n', cut + 1);
+  return text.slice(0, Math.min(cut, SHOWN_CHARS));
+}
+
+/**
+ * A text as a <pre>, folded when long: its start, what is folded, and a toggle. `key` names it in the trace's
+ * unfolded texts. @param {string} text @param {string} key @param {Context} context
+ */
+function textNode(text, key, { trace, t }) {
+  const start = foldedStart(text);
+  if (start === null) return el('pre', { text });
+  let unfolded = unfoldedTexts.get(trace);
+  if (!unfolded) unfoldedTexts.set(trace, (unfolded = new Set()));
+  const set = unfolded;
+  const pre = el('pre', {});
+  const note = el('p', { class: 'folded-note' });
+  const toggle = el('button', { type: 'button', class: 'fold', 'data-action': 'fold' });
+  const show = (/** @type {boolean} */ whole) => {
+    pre.textContent = whole ? text : start;
+    note.textContent = whole ? '' : t.run.folded(text.length - start.length);
+    note.hidden = whole;
+    toggle.textContent = whole ? t.run.less : t.run.more(text.length);
+    toggle.setAttribute('aria-expanded', String(whole));
+  };
+  toggle.addEventListener('click', () => {
+    const whole = !set.has(key);
+    if (whole) set.add(key);
+    else set.delete(key);
+    show(whole);
+  });
+  show(set.has(key));
+  return el('div', { class: 'foldable', 'data-folded-chars': String(text.length) }, pre, note, toggle);
+}
+
+/** What a message's node needs beyond the message: the tool names by call id, the trace (for its unfolded texts), the words. @typedef {{calls: Map<string, string>, trace: Trace, t: Words}} Context */
+
+/** The tools whose results the world gave (a recording, in a replay), not the host: labelled as recorded. */
+const RECORDED = new Set(['run_main', 'read_file']);
+
+/** One block of a message. @param {Block} block @param {Message['role']} role @param {Context} context */
+function blockNode(block, role, context) {
+  const { calls, t } = context;
   if (block.type === 'text') {
     // Only the host puts a text block into a user message: the reminder.
     const reminder = role === 'user';
-    return el('div', { class: reminder ? 'block reminder' : 'block text' }, reminder ? el('span', { class: 'tag', text: t.loop.reminder }) : null, el('pre', { text: block.text }));
+    return el('div', { class: reminder ? 'block reminder' : 'block text' }, reminder ? el('span', { class: 'tag', text: t.loop.reminder }) : null, textNode(block.text, block.text, context));
   }
   if (block.type === 'tool_use') {
     return el('div', { class: 'block call' }, el('span', { class: 'tag', text: t.loop.call(block.id) }), ' ', el('code', { text: `${block.name} ${JSON.stringify(block.input)}` }));
   }
-  const recorded = !block.is_error && calls.get(block.tool_use_id) === 'run_main';
-  const tag = block.is_error ? t.loop.errorResult(block.tool_use_id) : recorded ? t.loop.recordedResult(block.tool_use_id) : t.loop.result(block.tool_use_id);
-  return el('div', { class: block.is_error ? 'block result error' : 'block result', 'data-error': block.is_error ? 'true' : null, 'data-recorded': recorded ? 'true' : null },
-    el('span', { class: 'tag', text: tag }), el('pre', { text: block.content }));
+  // An error result (the host's refusal, or a read or run that failed) is labelled as an error; any other result of a
+  // read or a run is the world's answer, which a replay takes from the recording.
+  const tool = calls.get(block.tool_use_id) ?? '';
+  const recorded = !block.is_error && RECORDED.has(tool);
+  const tag = block.is_error
+    ? t.loop.errorResult(block.tool_use_id)
+    : !recorded ? t.loop.result(block.tool_use_id) : tool === 'run_main' ? t.loop.recordedResult(block.tool_use_id) : t.run.recordedRead(block.tool_use_id);
+  return el('div', { class: block.is_error ? 'block result error' : 'block result', 'data-error': block.is_error ? 'true' : null, 'data-recorded': recorded ? tool : null },
+    el('span', { class: 'tag', text: tag }), textNode(block.content, block.tool_use_id, context));
 }
 
-/** A message as a conversation entry. @param {Message} message @param {Change} change @param {Map<string, string>} calls @param {Words} t */
-function messageNode(message, change, calls, t) {
+/** A message as a conversation entry. @param {Message} message @param {Change} change @param {Context} context */
+function messageNode(message, change, context) {
+  const { t } = context;
   const who = message.role === 'user' ? t.loop.user : t.loop.assistant;
   const body = typeof message.content === 'string'
-    ? [el('pre', { text: message.content })]
-    : message.content.map((block) => blockNode(block, message.role, calls, t));
+    ? [textNode(message.content, message.content, context)]
+    : message.content.map((block) => blockNode(block, message.role, context));
   return el('li', { class: `message ${message.role}${change === '+' || change === '~' ? ' new' : ''}`, 'data-change': change },
     el('span', { class: 'who', text: who }), changeNote(change, t), body);
 }
@@ -68,6 +134,21 @@ function callNames(messages) {
   return names;
 }
 
+// The conversation's entries as built, by message (a recorded value, the same object at every step that holds it) and
+// change mark: a step redraws the pane with the entries it already has, so a run of a hundred calls does not build
+// hundreds of entries again at each step. A reader's unfolded text stays unfolded with its entry.
+/** @type {WeakMap<Message, Map<string, HTMLElement>>} */
+const builtEntries = new WeakMap();
+
+/** The conversation entry of `message` marked `change`, built once. @param {Message} message @param {Change} change @param {Context} context */
+function entryNode(message, change, context) {
+  let byChange = builtEntries.get(message);
+  if (!byChange) builtEntries.set(message, (byChange = new Map()));
+  let node = byChange.get(change);
+  if (!node) byChange.set(change, (node = messageNode(message, change, context)));
+  return node;
+}
+
 /**
  * The stored history in a recorded host state (replay.js's hostViewAt), as a conversation, entries new since the
  * previous step marked; `idle`: before the first step, `ended`: after the last.
@@ -77,9 +158,9 @@ export function conversationPane(trace, view, idle, ended, t) {
   const entries = field(hostFields(trace, view, idle), 'messages');
   if (entries.length === 0) return [el('p', { class: 'empty', text: t.loop.noHistory })];
   const messages = entries.map((e) => /** @type {Message} */ (e.value));
-  const calls = callNames(messages);
+  const context = { calls: callNames(messages), trace, t };
   // After the end nothing is new (the state there is marked with what the whole run did: every message).
-  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => messageNode(messages[i], ended ? '.' : e.change, calls, t))))];
+  return [scroller(t.panes.conversation, el('ol', { class: 'conversation' }, entries.map((e, i) => entryNode(messages[i], ended ? '.' : e.change, context))))];
 }
 
 /** The latest plan update at or before the step shown: its step and whether it was accepted. @param {Trace} trace @param {number} pos */
@@ -159,11 +240,11 @@ export function requestPane(trace, at, t) {
   const request = at && trace.requests?.[at.index];
   if (!at || !request) return [el('p', { class: 'empty', text: t.loop.noRequest })];
   const messages = request.messages.map((v) => /** @type {Message} */ (trace.values[v]));
-  const calls = callNames(messages);
+  const context = { calls: callNames(messages), trace, t };
   const tools = /** @type {import('./pkg/todo_trace.js').ToolDefinition[]} */ (trace.values[request.tools]);
   const empty = planEmptyAt(trace, at.index);
   const nodes = messages.map((m, i) => {
-    const node = messageNode(m, '.', calls, t);
+    const node = messageNode(m, '.', context);
     if (request.differs.includes(i)) {
       node.classList.add('differs');
       node.setAttribute('data-differs', 'true');
@@ -194,6 +275,8 @@ export function claimsAt(trace, pos) {
 /** Whether the loop's stop (the host's last decision, on the last step) is at or before `pos`. @param {Trace} trace @param {number} pos */
 export function stopReached(trace, pos) {
   const last = trace.steps.length - 1;
+  // A run that ended without an outcome (refused, failed, or left its recording) has stopped at its end too.
+  if (!trace.result.ok) return pos >= last;
   const d = trace.steps[last]?.decisions ?? [];
   return (d.includes('answered') || d.includes('call-limit')) && pos >= last;
 }
@@ -205,6 +288,12 @@ export function stopReached(trace, pos) {
  * @returns {Node[]}
  */
 export function evidencePane(trace, at, stopped, t) {
+  // A run file refused before it ran, or a run that ended with no outcome (a live model that failed, a replay that
+  // left its recording): its coded error, as the module worded it.
+  if (stopped && !trace.result.ok) {
+    const error = trace.result.error;
+    return [el('p', { class: 'stop failed', 'data-stop': 'error', 'data-code': error?.code ?? '', text: t.run.failed(error?.code ?? '', error?.message ?? '') })];
+  }
   if (!at || at.claims.length === 0) return [el('p', { class: 'empty', text: t.loop.noClaims })];
   const outcome = stopped ? /** @type {import('./pkg/todo_trace.js').Outcome | undefined} */ (trace.result.value) : undefined;
   return [

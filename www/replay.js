@@ -40,8 +40,10 @@ export const eventKey = (/** @type {string} */ event) => `on:${event}`;
  * breakpoint on the first step after the host made that decision (Rust put it there).
  */
 export const hits = (/** @type {Step} */ step, /** @type {Breakpoints} */ breakpoints) =>
-  (aboutToRun(step) && breakpoints.has(breakpointKey(step.symbol, step.line))) ||
-  (step.decisions?.some((event) => breakpoints.has(eventKey(event))) ?? false);
+  // With no breakpoint set nothing can hit: Continue and the controls' availability scan every step of a long run
+  // (a 100-call run has thousands), and a key made per step was most of a step's time there.
+  breakpoints.size > 0 && ((aboutToRun(step) && breakpoints.has(breakpointKey(step.symbol, step.line))) ||
+  (step.decisions?.some((event) => breakpoints.has(eventKey(event))) ?? false));
 
 /** The symbols a trace passes through: its function and the ones it calls. @param {Trace} trace */
 export const tracedSymbols = (trace) => new Set(trace.steps.map((step) => step.symbol));

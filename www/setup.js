@@ -57,14 +57,23 @@ export function createSetup({ figure, scenarios, entry, label, t, dispatch, choo
   );
 
   const pieces = [
-    piece((s) => [s.own !== null, s.showingOwn, s.scenario], (hasOwn, showingOwn, scenario) => {
+    // In the loop figure the reader's own is a run file: named in the chooser, so a scenario and the file can be
+    // switched between until it is closed.
+    piece((s) => [s.own?.run, s.own !== null, s.showingOwn, s.scenario], (run, hasOwn, showingOwn, scenario) => {
       if (hasOwn && !ownOption.isConnected) select.append(ownOption);
       if (!hasOwn) ownOption.remove();
+      ownOption.textContent = run ? t.run.option(run.name) : t.input.option;
       select.value = showingOwn ? 'input' : scenario;
-      hint.textContent = showingOwn ? t.input.hint : /** @type {Scenario} */ (scenarios.find((s) => s.id === scenario)).hint;
+      hint.textContent = showingOwn ? (run ? t.run.hint : t.input.hint) : /** @type {Scenario} */ (scenarios.find((s) => s.id === scenario)).hint;
     }),
     // The data holds only what the call entry reads: validate_todos, which cannot see the host, is given the items alone.
-    piece((s) => [shownTrace(s), s.showingOwn], (trace, showingOwn) => {
+    // A run file opened in the loop figure: its settings, which the host runs with (the rest is in the panes).
+    piece((s) => [shownTrace(s), s.showingOwn, s.own?.run !== undefined], (trace, showingOwn, isRun) => {
+      if (showingOwn && isRun) {
+        inputHeading.textContent = t.run.settings;
+        input.textContent = trace.replay ? jsonText(trace.replay.settings) : '';
+        return;
+      }
       inputHeading.textContent = showingOwn ? t.setup.ownInput : t.setup.input;
       input.textContent = jsonText(trace.data);
     }),

@@ -44,7 +44,8 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * @property {string} scenario the scenario chosen; a link keeps it even while the reader's run is shown
  * @property {Trace} scenarioTrace that scenario's trace
  * @property {string} text the editor's text
- * @property {{text: string, trace: Trace} | null} own the reader's last run, offered until reset
+ * @property {{text: string, trace: Trace, run?: RunOpened} | null} own the reader's last run, offered until reset: in the
+ *   loop figure, the run file opened (`run`), whose text is `text`
  * @property {boolean} showingOwn whether the debugger shows the reader's run instead of the scenario
  * @property {number} pos the position in the shown trace (replay.js)
  * @property {ReadonlySet<string>} breakpoints keys made by breakpointKey
@@ -58,6 +59,11 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  */
 
 /**
+ * A run file opened in the loop figure: its name, and for a file too large to be read, its size (`unread`, bytes).
+ * @typedef {{name: string, unread?: number}} RunOpened
+ */
+
+/**
  * @typedef {{type: 'choose', scenario: string, trace: Trace}
  *   | {type: 'choose-own'}
  *   | {type: 'command', command: Command}
@@ -68,6 +74,7 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  *   | {type: 'frame', index: number | null}
  *   | {type: 'edit', text: string}
  *   | {type: 'run-own', command: 'run' | 'debug', trace: Trace}
+ *   | {type: 'open-run', run: RunOpened, text: string, trace: Trace}
  *   | {type: 'reset-own'}
  *   | {type: 'open', open: boolean}
  *   | {type: 'predict', on: boolean}
@@ -85,9 +92,9 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
 /**
  * What a language switch carries beyond the link: the editor's text when the reader changed it, their run (its
  * text, or true when it ran the scenario's text unchanged, which then follows the language like the editor),
- * and whether it is shown, where, and the setup part's openness.
+ * and whether it is shown, where, and the setup part's openness; in the loop figure, the run file opened (`run`).
  * `answers`: the Predict answers given in the trace shown, as [question, choice] pairs.
- * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean, answers?: [number, number][]}} Kept
+ * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean, answers?: [number, number][], run?: RunOpened}} Kept
  */
 
 const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
@@ -186,6 +193,9 @@ export function reduce(state, action) {
       const ran = { ...state, own: { text: state.text, trace: action.trace }, showingOwn: true, pos: IDLE, frame: null, asking: null };
       return moved(ran, commands[action.command](action.trace.steps, IDLE, state.breakpoints));
     }
+    case 'open-run':
+      // A run file opened: shown from its start, with the breakpoints as they were (the same debugger).
+      return { ...state, own: { text: action.text, trace: action.trace, run: action.run }, showingOwn: true, pos: IDLE, frame: null, asking: null };
     case 'reset-own': {
       const next = { ...state, own: null, showingOwn: false, pos: IDLE, frame: null };
       return { ...next, text: scenarioText(next) };
@@ -216,7 +226,7 @@ export function reduce(state, action) {
  * @param {Place} link
  * @param {Kept | undefined} kept
  * @param {(scenario: string) => Trace} traceOf
- * @param {(text: string) => Trace} traceOwn
+ * @param {(text: string, run?: RunOpened) => Trace} traceOwn
  * @returns {{state: State, problems: {name: string, value: string}[]}}
  */
 export function openState(setting, link, kept, traceOf, traceOwn) {
@@ -263,8 +273,8 @@ export function openState(setting, link, kept, traceOf, traceOwn) {
     if (kept.text !== null) state = { ...state, text: kept.text };
     if (kept.own !== null) {
       const text = kept.own === true ? scenarioText(state) : kept.own;
-      const trace = traceOwn(text);
-      state = { ...state, own: { text, trace } };
+      const trace = traceOwn(text, kept.run);
+      state = { ...state, own: kept.run ? { text, trace, run: kept.run } : { text, trace } };
       if (kept.showingOwn) state = { ...state, showingOwn: true, pos: clamp(kept.pos, trace) };
     }
     state = { ...state, open: kept.open };
@@ -306,5 +316,6 @@ export function keptOf(state) {
     pos: state.pos,
     open: state.open,
     ...(answered.size > 0 ? { answers: [...answered] } : {}),
+    ...(state.own?.run ? { run: state.own.run } : {}),
   };
 }

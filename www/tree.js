@@ -100,14 +100,22 @@ export function valueTree(value, t, { compare = false, was, depth = 0, path = ''
     'details',
     { class: 'tree', 'data-path': path },
     el('summary', { text: list ? `[…] ${t.count(entries.length)}` : `{${entries.map(([k]) => k).join(', ')}}` }),
-    el(list ? 'ol' : 'ul', { class: 'tree-items' }, parts.map((p) => {
-      const { kind, children } = part(p);
-      return el('li', { 'data-change': kind }, children);
-    })),
   );
+  const items = () => el(list ? 'ol' : 'ul', { class: 'tree-items' }, parts.map((p) => {
+    const { kind, children } = part(p);
+    return el('li', { 'data-change': kind }, children);
+  }));
   // A large value (a whole conversation, a request) stays folded until the reader unfolds it, changed or not: open, it
   // would make the pane screens long. Its binding's or entry's mark still says it changed, and the loop's own panes
   // show the conversation and the request.
   details.open = folds?.get(path) ?? (!larger(value, large) && (depth < 2 || changed));
+  // A folded part is built when it is first opened: a long run's history, redrawn at every step, holds hundreds of
+  // folded messages whose insides nobody has asked to see.
+  if (details.open) details.append(items());
+  else {
+    details.addEventListener('toggle', () => {
+      if (details.open && !details.querySelector(':scope > .tree-items')) details.append(items());
+    });
+  }
   return details;
 }

@@ -28,12 +28,13 @@ class Refused {
 
 /**
  * Reads `value` once into plain data: `{data}`, a fresh copy holding only JSON's kinds, or `{refused}`, the first
- * thing over a limit or not JSON data, with where it is (`[0].content`).
- * @param {unknown} value
+ * thing over a limit or not JSON data, with where it is (`[0].content`). `limit`: the most bytes of compact JSON, the
+ * input limit unless the value is a run file (api.js, MAX_RUN_BYTES).
+ * @param {unknown} value @param {number} [limit]
  * @returns {{data: Plain} | {refused: ValueError}}
  */
-export function readValue(value) {
-  const reader = new Reader();
+export function readValue(value, limit = MAX_INPUT_BYTES) {
+  const reader = new Reader(limit);
   try {
     return { data: reader.value(value) };
   } catch (thrown) {
@@ -44,7 +45,8 @@ export function readValue(value) {
 }
 
 class Reader {
-  constructor() {
+  constructor(/** @type {number} */ limit) {
+    this.limit = limit;
     /** The length of the compact JSON read so far, in bytes of UTF-8. */
     this.bytes = 0;
     /** @type {string[]} Where the reader is, as `[0]` and `.key` parts. */
@@ -56,7 +58,7 @@ class Reader {
   /** @param {number} bytes */
   add(bytes) {
     this.bytes += bytes;
-    if (this.bytes > MAX_INPUT_BYTES) this.tooLarge(this.bytes);
+    if (this.bytes > this.limit) this.tooLarge(this.bytes);
   }
 
   /**
@@ -123,7 +125,7 @@ class Reader {
   array(array) {
     const length = this.read(() => Number(/** @type {unknown[]} */ (array).length));
     // Brackets, and each element at least one byte and a comma: refused before reading a huge array.
-    if (2 + Math.max(0, 2 * length - 1) + this.bytes > MAX_INPUT_BYTES) this.tooLarge(this.bytes + 2 + Math.max(0, 2 * length - 1));
+    if (2 + Math.max(0, 2 * length - 1) + this.bytes > this.limit) this.tooLarge(this.bytes + 2 + Math.max(0, 2 * length - 1));
     this.add(2 + Math.max(0, length - 1));
     /** @type {Plain[]} */
     const copy = [];
@@ -142,7 +144,7 @@ class Reader {
     // Own enumerable string keys, as JSON.stringify reads them: Object.keys makes a fresh array, so a trap cannot change it later.
     const keys = this.read(() => Object.keys(object));
     // Braces, and each entry at least `"":0` and a comma.
-    if (this.bytes + 2 + Math.max(0, 5 * keys.length - 1) > MAX_INPUT_BYTES) this.tooLarge(this.bytes + 2 + Math.max(0, 5 * keys.length - 1));
+    if (this.bytes + 2 + Math.max(0, 5 * keys.length - 1) > this.limit) this.tooLarge(this.bytes + 2 + Math.max(0, 5 * keys.length - 1));
     this.add(2 + Math.max(0, keys.length - 1));
     /** @type {{[key: string]: Plain}} */
     const copy = Object.create(null);

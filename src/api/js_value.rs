@@ -7,9 +7,11 @@
 use serde::Deserialize;
 use tsify::Tsify;
 
-use crate::host::figures::ApiError;
+use crate::host::figures::{ApiError, FigureId};
 use crate::host::run::{self, Trace};
+use crate::host::runs::RunError;
 use crate::lesson::Lang;
+use crate::recorder::ErrorInfo;
 
 /// Why a value or a text was refused before it crossed.
 #[derive(Deserialize, Tsify, Clone, Debug, PartialEq, Eq)]
@@ -44,10 +46,21 @@ pub enum NotData {
     LoneSurrogate,
 }
 
-/// The trace that did not run for a refusal given as JSON text. A refusal that is not one of the
+/// The trace that did not run for a refusal given as JSON text (for the loop figure, a run file
+/// refused before it crossed: `www/api.js` reads no file over the size limit). A refusal that is not one of the
 /// above is an API error (a bug in the page, not the author's data).
 pub fn refused(figure_id: &str, refusal: &str, lang: Lang) -> Result<Trace, ApiError> {
     let error: ValueError = serde_json::from_str(refusal)
         .map_err(|error| ApiError(format!("not a refusal: {error}")))?;
-    run::refused_trace(figure_id, error.info(lang), lang)
+    // A run file over the size limit is refused as any run file is (`run_too_large`).
+    let info = match error {
+        ValueError::TextTooLarge { .. } | ValueError::TooLarge { .. }
+            if figure_id == FigureId::Loop.name() =>
+        {
+            let run = RunError::TooLarge;
+            ErrorInfo { code: run.code(), message: run.message(lang), line: None, column: None }
+        }
+        _ => error.info(lang),
+    };
+    run::refused_trace(figure_id, info, lang)
 }

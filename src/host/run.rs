@@ -223,6 +223,11 @@ fn run_given(
 /// The trace of reader input refused before it crossed into the module (`api::js_value`): it did
 /// not run, and its result is `error`.
 pub fn refused_trace(figure_id: &str, error: ErrorInfo, lang: Lang) -> Result<Trace, ApiError> {
+    // The loop figure takes a run file (as a value, or a file too large to read): refused as a run.
+    let loop_figure = figure(figure_id)?;
+    if loop_figure.id == FigureId::Loop {
+        return Ok(refused_run(loop_figure, error));
+    }
     let (figure, data) = editable(figure_id, lang)?;
     Ok(refused(figure, data, error))
 }
@@ -312,7 +317,9 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                     };
                     return (CallResult::failed(error), None, None);
                 };
-                let replay = Replay::new(run);
+                // The page words where the replay left its recording in the page's language.
+                let mut replay = Replay::new(run);
+                replay.words = lang;
                 let result = run_agent(&replay, lang);
                 let info = ReplayInfo {
                     origin: run.origin(lang),

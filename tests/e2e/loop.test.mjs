@@ -38,7 +38,7 @@ function ending(page) {
       // A read that succeeded: a result that is not an error, answering a read_file call.
       reads: calls.filter((c) => c.startsWith('read_file')).length,
       errors: root.querySelectorAll('[data-pane="conversation"] [data-error="true"]').length,
-      runs: root.querySelectorAll('[data-pane="conversation"] [data-recorded="true"]').length,
+      runs: root.querySelectorAll('[data-pane="conversation"] [data-recorded="run_main"]').length,
       plan: [...root.querySelectorAll('[data-pane="plan"] li[data-item-status]')].map((li) => li.dataset.itemStatus),
       claims: [...root.querySelectorAll('[data-pane="evidence"] tr[data-item]')].map((tr) => ({ ...tr.dataset })),
       replies: root.querySelectorAll('[data-pane="conversation"] li.assistant').length,

@@ -33,6 +33,9 @@ pub struct Replay<'r> {
     pub run: &'r RunFile,
     /// A changed answer to "run main.py?" (the reader's "what if"); the recording's otherwise.
     pub answer: Option<Decision>,
+    /// The language a divergence is worded in: the run's own (the transcript's), unless the page
+    /// that replays it reads in another.
+    pub words: Lang,
     calls: Cell<usize>,
     /// World events used.
     used: Cell<usize>,
@@ -52,6 +55,7 @@ impl<'r> Replay<'r> {
         Replay {
             run,
             answer: None,
+            words: lang,
             calls: Cell::new(0),
             used: Cell::new(0),
             matched: Cell::new(1),
@@ -63,7 +67,7 @@ impl<'r> Replay<'r> {
     }
 
     fn lang(&self) -> Lang {
-        self.run.settings.lang
+        self.words
     }
 
     /// The next recorded answer, if it is the kind the host asks for; otherwise notes where the
