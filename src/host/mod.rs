@@ -1,6 +1,7 @@
 //! The hosts around the lesson code: figures and their scenarios, the model stand-in, the loop's
 //! in-memory and native hosts, and running a figure into a trace.
 
+pub mod compare;
 pub mod entries;
 pub mod figures;
 pub mod in_memory;
@@ -12,3 +13,4 @@ pub mod runs;
 pub mod scenarios;
 pub mod source;
 pub mod stand_in;
+pub mod what_if;

@@ -10,7 +10,7 @@ use crate::host::figures::{
 use crate::host::input;
 use crate::host::loop_scenarios::{claims, run_file, AgentSetup, PlanClaim};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
-use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
+use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
 use serde_json::Value;
@@ -144,7 +144,19 @@ pub fn run_file_trace(
     lang: Lang,
     settings: Settings,
 ) -> Trace {
-    let data = Data { run: Some(run), ..Data::agent_none() };
+    replay_trace(figure, scenario, run, None, lang, settings)
+}
+
+/// [`run_file_trace`] with the user's answer to "run main.py?" changed (a "what if", what_if.rs).
+pub fn replay_trace(
+    figure: Figure,
+    scenario: &str,
+    run: RunFile,
+    answer: Option<Decision>,
+    lang: Lang,
+    settings: Settings,
+) -> Trace {
+    let data = Data { run: Some(run), answer, ..Data::agent_none() };
     self::run(figure, scenario, data, lang, settings)
 }
 
@@ -278,7 +290,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             ErrorInfo { code: "error", message: String::new(), line: None, column: None }
         }
     };
-    let run_file = data.run;
+    let (run_file, answer) = (data.run, data.answer);
     let data = Data { run: None, ..data };
     let (recording, (result, claims, replay)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
@@ -290,7 +302,8 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                     let error = ErrorInfo { code: "no_run", message: String::new(), line: None, column: None };
                     return (CallResult::failed(error), None, None);
                 };
-                let replay = Replay::new(run);
+                let mut replay = Replay::new(run);
+                replay.answer = answer;
                 let result = run_agent(&replay, lang);
                 let info = ReplayInfo {
                     origin: run.origin(lang),
@@ -385,6 +398,7 @@ impl Data {
             messages: Vec::new(),
             agent: None,
             run: None,
+            answer: None,
         }
     }
 }
