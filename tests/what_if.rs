@@ -31,3 +31,17 @@ fn explore_recorded() {
         }
     }
 }
+
+#[test]
+fn timing() {
+    use std::time::Instant;
+    use todo_trace::host::compare::summarize;
+    let t0 = Instant::now();
+    let t = todo_trace::host::run::trace("loop", "allow", Lang::En).unwrap();
+    let t1 = Instant::now();
+    let s = summarize(&t);
+    let t2 = Instant::now();
+    let _ = what_if("allow", "deny", Lang::En).unwrap();
+    let t3 = Instant::now();
+    println!("trace {:?} summarize {:?} whatif {:?} {}", t1 - t0, t2 - t1, t3 - t2, s.calls.len());
+}

@@ -24,11 +24,12 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
  * (`choose`) and the editor's Run or Debug (`onRun`), which need a trace. Returns `{root, render(state),
  * focusRefusal(), revealRun(refused)}`.
- * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
+ * `whatIf`: the loop figure's "What if…" control and compare pane (compare.js), null elsewhere.
+ * @param {{setting: Setting, isLoop: boolean, whatIf: {control: Node, pane: Node} | null, number: number, t: Words, words: Words['figures'][string], entry: Listing,
  *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
  *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void}} options
  */
-export function createView({ setting, isLoop, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun }) {
+export function createView({ setting, isLoop, whatIf, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun }) {
   const { figure, scenarios } = setting;
   const captionId = `${figure.id}-caption`;
   const bar = createBar({ t, isLoop, dispatch });
@@ -49,8 +50,10 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
       }))))),
     setup.chooser,
     bar.eventChooser,
+    whatIf?.control,
     bar.bar,
     el('div', { class: 'panes' }, code.root, side.root),
+    whatIf?.pane,
     setup.setup,
   );
   // Content scrolled into view is kept clear of the sticky bar (style.css reads --bar-height).

@@ -24,7 +24,8 @@ export function readLink(search, figureIds) {
   /** @type {{name: string, value: string}[]} */
   const problems = [];
   // Each parameter read here: those read once (a second value is dropped), and those that repeat.
-  const once = new Set(['lang', ...figureIds, ...figureIds.map((id) => `${id}.step`)]);
+  // `.vs` and `.vs.at`: the loop figure's "what if" comparison (compare.js), the change and the rows shown.
+  const once = new Set(['lang', ...figureIds, ...figureIds.flatMap((id) => [`${id}.step`, `${id}.vs`, `${id}.vs.at`])]);
   const many = new Set(figureIds.flatMap((id) => [`${id}.bp`, `${id}.on`]));
   /** @type {Set<string>} */
   const seen = new Set();
@@ -48,6 +49,8 @@ export function readLink(search, figureIds) {
       scenario: params.get(id),
       breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
+      vs: params.get(`${id}.vs`),
+      vsAt: params.get(`${id}.vs.at`),
     };
   }
   return { lang, figures, problems };
@@ -55,9 +58,11 @@ export function readLink(search, figureIds) {
 
 /**
  * Builds the query string for `lang` and each figure's place `{id, scenario, defaultScenario,
- * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end".
+ * breakpoints, step, vs?, vsAt?}`, where step is null (not started), a 1-based step number, or "end", and vs the
+ * change of an open comparison (compare.js).
  * @param {Lang} lang
- * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null}[]} places
+ * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null,
+ *   vs?: string, vsAt?: string}[]} places
  */
 export function writeLink(lang, places) {
   const params = new URLSearchParams();
@@ -69,6 +74,8 @@ export function writeLink(lang, places) {
       else params.append(`${place.id}.bp`, key);
     }
     if (place.step !== null) params.set(`${place.id}.step`, String(place.step));
+    if (place.vs) params.set(`${place.id}.vs`, place.vs);
+    if (place.vs && place.vsAt) params.set(`${place.id}.vs.at`, place.vsAt);
   }
   const query = params.toString();
   return query ? `?${query}` : '';

@@ -134,7 +134,7 @@ export async function build(api, t, kept, restart) {
   // keeps the reader where they are.
   const named = controllers.find((c) => {
     const place = link.figures[c.getAttribute('figure') ?? ''];
-    return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
+    return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null || Boolean(place.vs));
   });
   if (opening && named) requestAnimationFrame(() => named.scrollIntoView({ block: 'start' }));
 }

@@ -156,8 +156,8 @@ const words = {
           show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
         },
         {
-          text: 'Set a breakpoint on line {line:let reply = model.reply(&request);} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
-          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+          text: 'Set a breakpoint on line {line:let reply = model.reply(&request)?;} and press Debug: the request pane shows what the model receives. Only its first message differs from the stored history: it carries the plan.',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug'] },
         },
         {
           text: 'On line {line:execute_with_plan(call, &mut state, tools)}, press F11 to step into `execute_with_plan`, and F11 again on {line:write_todos(state, &call.input["items"], lang)} to reach `write_todos`; Shift+F11 brings you back out.',

@@ -141,8 +141,8 @@ export default {
           show: { scenario: 'allow', breakpoints: ['if tools.approval.decide(lang) == Decision::Deny'], go: ['debug', 'step-over'] },
         },
         {
-          text: '在第 {line:let reply = model.reply(&request);} 行设断点并按“调试”：请求窗格显示模型收到的内容。只有第一条消息与保存的历史不同：它带着计划。',
-          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request);'], go: ['debug'] },
+          text: '在第 {line:let reply = model.reply(&request)?;} 行设断点并按“调试”：请求窗格显示模型收到的内容。只有第一条消息与保存的历史不同：它带着计划。',
+          show: { scenario: 'allow', breakpoints: ['let reply = model.reply(&request)?;'], go: ['debug'] },
         },
         {
           text: '在第 {line:execute_with_plan(call, &mut state, tools)} 行按 F11 进入 `execute_with_plan`，再在第 {line:write_todos(state, &call.input["items"], lang)} 行按 F11 进入 `write_todos`；Shift+F11 一层层退出来。',
