@@ -35,7 +35,7 @@ const I: &str = "in_progress";
 const P: &str = "pending";
 
 #[rustfmt::skip]
-const TABLE: [Row; 8] = [
+const TABLE: [Row; 9] = [
     Row { id: "allow", stop: Stop::Answered, calls: 8, accepted: 4, refused: 0, reads: 2, runs: 1, plan: [C, C, C], asked: 1 },
     Row { id: "deny", stop: Stop::Answered, calls: 7, accepted: 3, refused: 0, reads: 2, runs: 0, plan: [C, C, P], asked: 1 },
     Row { id: "maintenance", stop: Stop::Answered, calls: 7, accepted: 3, refused: 0, reads: 2, runs: 0, plan: [C, C, P], asked: 0 },
@@ -44,6 +44,7 @@ const TABLE: [Row; 8] = [
     Row { id: "claim", stop: Stop::Answered, calls: 3, accepted: 2, refused: 0, reads: 0, runs: 0, plan: [C, C, C], asked: 0 },
     Row { id: "rejected", stop: Stop::Answered, calls: 9, accepted: 4, refused: 1, reads: 2, runs: 1, plan: [C, C, C], asked: 1 },
     Row { id: "nag", stop: Stop::Answered, calls: 6, accepted: 2, refused: 0, reads: 2, runs: 1, plan: [C, C, C], asked: 1 },
+    Row { id: "drift", stop: Stop::Answered, calls: 5, accepted: 1, refused: 0, reads: 2, runs: 1, plan: [I, P, P], asked: 1 },
 ];
 
 /// Every tool call of a history with its result: (name, input, result text, is_error).

@@ -4,8 +4,8 @@ use serde_json::{json, Value};
 use todo_trace::host::entries::Data;
 use todo_trace::host::figures::{self, FIGURES};
 use todo_trace::host::input::InputError;
-use todo_trace::host::run::{self, Trace};
 use todo_trace::host::loop_scenarios::run_file;
+use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::Lang;
 use todo_trace::recorder::{Event, Settings, Step};
@@ -267,6 +267,7 @@ fn the_data_given_is_all_the_entry_reads() {
             agent: given.agent,
             // The loop replays the run its setup makes (the trace's `replay` says which).
             run: given.agent.map(|setup| run_file(&setup, lang_of(&name))),
+            answer: None,
         };
         let figure = figures::figure(t.figure.name()).unwrap();
         let again = run::run(figure, &t.scenario, data, lang_of(&name), Settings::default());

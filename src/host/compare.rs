@@ -232,7 +232,9 @@ pub fn summarize(trace: &Trace) -> Side {
             .filter_map(|block| match block {
                 Block::ToolUse { id, name, input } => {
                     let result = results.iter().find_map(|r| match r {
-                        Block::ToolResult { tool_use_id, content, is_error } if tool_use_id == id => {
+                        Block::ToolResult { tool_use_id, content, is_error }
+                            if tool_use_id == id =>
+                        {
                             Some((content.clone(), *is_error))
                         }
                         _ => None,
@@ -274,9 +276,11 @@ pub fn summarize(trace: &Trace) -> Side {
                 }
             }
         }
-        let plan = host(recording, if index + 1 < requests.len() { Some(to) } else { last }, "items");
+        let plan =
+            host(recording, if index + 1 < requests.len() { Some(to) } else { last }, "items");
         let ids: Vec<&str> = tools.iter().map(|t| t.id.as_str()).collect();
-        let kept = warnings.iter().filter(|w| ids.contains(&w.tool_use_id.as_str())).cloned().collect();
+        let kept =
+            warnings.iter().filter(|w| ids.contains(&w.tool_use_id.as_str())).cloned().collect();
         calls.push(CallSummary {
             call: index as u32 + 1,
             step: from,
@@ -300,7 +304,9 @@ pub fn summarize(trace: &Trace) -> Side {
     let diverged = trace.replay.as_ref().and_then(|r| r.diverged.clone());
     let end = RunEnd {
         stop: outcome.as_ref().map(|o| o.stop),
-        calls: outcome.as_ref().map_or(calls.iter().filter(|c| c.reply.is_some()).count(), |o| o.calls),
+        calls: outcome
+            .as_ref()
+            .map_or(calls.iter().filter(|c| c.reply.is_some()).count(), |o| o.calls),
         answer: outcome.as_ref().map_or_else(String::new, |o| o.answer.clone()),
         plan: outcome.as_ref().map_or_else(|| host(recording, last, "items"), |o| o.plan.clone()),
         step: end_step,
@@ -384,7 +390,8 @@ fn mark(step: u32, event: Option<&'static str>) -> Mark {
 /// the reminder, the plan, the warnings; then a call one run made and the other did not; then the
 /// end.
 pub fn first_difference(a: &Side, b: &Side) -> Option<FirstDifference> {
-    let pair = |kind, call: u32, x: Mark, y: Mark| Some(FirstDifference { call, kind, at: vec![x, y] });
+    let pair =
+        |kind, call: u32, x: Mark, y: Mark| Some(FirstDifference { call, kind, at: vec![x, y] });
     for (x, y) in a.calls.iter().zip(&b.calls) {
         let call = x.call;
         let at = |kind| pair(kind, call, mark(x.step, None), mark(y.step, None));
@@ -399,7 +406,12 @@ pub fn first_difference(a: &Side, b: &Side) -> Option<FirstDifference> {
         for (s, t) in x.tools.iter().zip(&y.tools) {
             let start = |run: &ToolRun, fallback| run.step.unwrap_or(fallback);
             let (xs, ys) = (start(s, x.step), start(t, y.step));
-            let shared = s.decisions.iter().zip(&t.decisions).take_while(|(d, e)| d.event == e.event).count();
+            let shared = s
+                .decisions
+                .iter()
+                .zip(&t.decisions)
+                .take_while(|(d, e)| d.event == e.event)
+                .count();
             // The runs part at an `ask` when they were asked alike and answered otherwise.
             let asked = s.decisions.iter().position(|d| d.event == "ask");
             if let (Some(i), Some(j)) = (asked, t.decisions.iter().position(|d| d.event == "ask")) {
@@ -417,7 +429,12 @@ pub fn first_difference(a: &Side, b: &Side) -> Option<FirstDifference> {
                     Some(d) => mark(d.step, Some(d.event)),
                     None => mark(fallback, None),
                 };
-                let kind = s.decisions.get(shared).or(t.decisions.get(shared)).map_or("result", |d| d.event);
+                // Named by what the changed run did there, when it did something.
+                let kind = t
+                    .decisions
+                    .get(shared)
+                    .or(s.decisions.get(shared))
+                    .map_or("result", |d| d.event);
                 return pair(kind, call, side(s, xs), side(t, ys));
             }
             if (&s.result, s.is_error) != (&t.result, t.is_error) {
@@ -425,8 +442,8 @@ pub fn first_difference(a: &Side, b: &Side) -> Option<FirstDifference> {
             }
         }
         if x.reminder.is_some() != y.reminder.is_some() {
-            let side = |c: &CallSummary, other: &Side| {
-                let next = other_next(c, other);
+            let side = |c: &CallSummary, own: &Side| {
+                let next = next_step(c, own);
                 mark(c.reminder.unwrap_or(next), c.reminder.map(|_| "reminder"))
             };
             return pair("reminder", call, side(x, a), side(y, b));
@@ -451,16 +468,22 @@ pub fn first_difference(a: &Side, b: &Side) -> Option<FirstDifference> {
         let kind = end_event(stopped).unwrap_or("diverged");
         return pair(kind, call, side(a), side(b));
     }
-    let same_end = a.end.stop == b.end.stop && a.end.answer == b.end.answer && a.end.error == b.end.error;
+    let same_end =
+        a.end.stop == b.end.stop && a.end.answer == b.end.answer && a.end.error == b.end.error;
     if !same_end {
         let call = common as u32;
-        return pair("end", call, mark(a.end.step, end_event(&a.end)), mark(b.end.step, end_event(&b.end)));
+        return pair(
+            "end",
+            call,
+            mark(a.end.step, end_event(&a.end)),
+            mark(b.end.step, end_event(&b.end)),
+        );
     }
     None
 }
 
 /// The step a side goes on from after a call's round: the next call's, or its end's.
-fn other_next(call: &CallSummary, side: &Side) -> u32 {
+fn next_step(call: &CallSummary, side: &Side) -> u32 {
     side.calls.get(call.call as usize).map_or(side.end.step, |next| next.step)
 }
 

@@ -99,7 +99,8 @@ pub fn run_agent(replay: &Replay, lang: Lang) -> Result<Outcome, LoopError> {
         maintenance: settings.maintenance,
         lang: settings.lang,
     };
-    let result = run_loop(&mut model, &mut tools, settings.max_calls, settings.reminder, &run.question);
+    let result =
+        run_loop(&mut model, &mut tools, settings.max_calls, settings.reminder, &run.question);
     match &result {
         Ok(outcome) => {
             say(stopped(outcome, lang));

@@ -299,7 +299,12 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             FigureId::Prepare => (CallResult::of(run_prepare(data, lang), lang), None, None),
             FigureId::Loop => {
                 let Some(run) = &run_file else {
-                    let error = ErrorInfo { code: "no_run", message: String::new(), line: None, column: None };
+                    let error = ErrorInfo {
+                        code: "no_run",
+                        message: String::new(),
+                        line: None,
+                        column: None,
+                    };
                     return (CallResult::failed(error), None, None);
                 };
                 let mut replay = Replay::new(run);

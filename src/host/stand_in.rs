@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use tsify::Tsify;
 
-use crate::lesson::agent_types::{output_header, Model, ModelError, Request};
+use crate::lesson::agent_types::{output_header, Model, ModelError, Request, REMINDER};
 use crate::lesson::types::{Block, Content, Lang, Message};
 use crate::recorder;
 use serde_json::{json, Value};
@@ -75,6 +75,9 @@ enum Move {
     Run,
     /// This plan if the last run succeeded; otherwise the answer that it did not run.
     PlanIfRan([S; 3]),
+    /// If the last message carries the host's reminder, `PlanIfRan`; without it, `Report` at once
+    /// (the drift story: the plan is only brought up to date when the host reminds the model).
+    PlanIfReminded([S; 3]),
     /// The answer: what the run printed, against expected.txt when that was read.
     Report,
     /// The answer that everything is done, with nothing to show for it.
@@ -112,7 +115,7 @@ const DRIFT: [Move; 6] = [
     Move::Read("main.py"),
     Move::Read("expected.txt"),
     Move::Run,
-    Move::PlanIfRan([C, C, C]),
+    Move::PlanIfReminded([C, C, C]),
     Move::Report,
 ];
 
@@ -223,6 +226,16 @@ impl StandIn {
     }
 }
 
+/// Whether the last message carries the host's reminder.
+fn reminded(messages: &[Message]) -> bool {
+    messages.last().is_some_and(|message| match &message.content {
+        Content::Blocks(blocks) => {
+            blocks.iter().any(|b| matches!(b, Block::Text { text } if text == REMINDER))
+        }
+        Content::Text(_) => false,
+    })
+}
+
 fn tool_use(call: usize, name: &str, input: Value) -> Block {
     Block::ToolUse { id: format!("call_{call}"), name: name.to_string(), input }
 }
@@ -273,7 +286,10 @@ impl StandIn {
             Move::Plan(statuses) => self.plan(statuses, call),
             Move::Read(path) => vec![tool_use(call, "read_file", json!({"path": path}))],
             Move::Run => vec![tool_use(call, "run_main", json!({}))],
-            Move::PlanIfRan(statuses) => match ran {
+            Move::PlanIfReminded(_) if !reminded(&request.messages) => {
+                self.report(&request.messages)
+            }
+            Move::PlanIfRan(statuses) | Move::PlanIfReminded(statuses) => match ran {
                 Some((_, true)) => self.plan(statuses, call),
                 Some((result, false)) => self.not_run(&result),
                 None => self.not_run(""),

@@ -27,11 +27,19 @@ pub const MAX_BUDGET: usize = 12;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Change {
     /// The user's answer to "run main.py?".
-    Answer { decision: Decision },
-    Maintenance { on: bool },
+    Answer {
+        decision: Decision,
+    },
+    Maintenance {
+        on: bool,
+    },
     /// `max_calls`, 1 to [`MAX_BUDGET`].
-    Budget { max_calls: usize },
-    Reminder { on: bool },
+    Budget {
+        max_calls: usize,
+    },
+    Reminder {
+        on: bool,
+    },
 }
 
 impl Change {
@@ -50,11 +58,14 @@ impl Change {
                 Some(("maintenance", rest)) => on_off(rest).map(|on| Change::Maintenance { on }),
                 Some(("reminder", rest)) => on_off(rest).map(|on| Change::Reminder { on }),
                 // Digits only: "budget-+4" or "budget-04" is not how a link writes 4.
-                Some(("budget", rest)) if !rest.starts_with('0') && rest.bytes().all(|b| b.is_ascii_digit()) => rest
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=MAX_BUDGET).contains(n))
-                    .map(|max_calls| Change::Budget { max_calls }),
+                Some(("budget", rest))
+                    if !rest.starts_with('0') && rest.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    rest.parse()
+                        .ok()
+                        .filter(|n| (1..=MAX_BUDGET).contains(n))
+                        .map(|max_calls| Change::Budget { max_calls })
+                }
                 _ => None,
             },
         };
@@ -137,7 +148,8 @@ pub fn what_if(scenario_id: &str, change: &str, lang: Lang) -> Result<WhatIf, Ap
     let change = Change::parse(change)?;
     let figure = figure(FigureId::Loop.name())?;
     let trace = |setup: AgentSetup| {
-        let mut trace = run_file_trace(figure, scenario.id, run_file(&setup, lang), lang, Settings::default());
+        let mut trace =
+            run_file_trace(figure, scenario.id, run_file(&setup, lang), lang, Settings::default());
         trace.data.agent = Some(setup);
         trace
     };
@@ -154,7 +166,8 @@ pub fn what_if_run(text: &str, change: &str, lang: Lang) -> Result<WhatIf, ApiEr
     let figure = figure(FigureId::Loop.name())?;
     let base = run_file_trace(figure, RUN_SCENARIO, run.clone(), lang, Settings::default());
     let (changed_run, answer) = change.run(run);
-    let changed = replay_trace(figure, RUN_SCENARIO, changed_run, answer, lang, Settings::default());
+    let changed =
+        replay_trace(figure, RUN_SCENARIO, changed_run, answer, lang, Settings::default());
     Ok(finish(change, Continues::Replay, &base, &changed))
 }
 

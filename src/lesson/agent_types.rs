@@ -225,8 +225,11 @@ impl ToolCall {
         let refused =
             if code == PLAN_REFUSED { HostEvent::PlanRefused } else { HostEvent::Refused };
         refused.decide();
-        let warning =
-            Warning { tool_use_id: self.id.clone(), code: code.to_string(), message: message.clone() };
+        let warning = Warning {
+            tool_use_id: self.id.clone(),
+            code: code.to_string(),
+            message: message.clone(),
+        };
         (self.result_of(message, true), Some(warning))
     }
 }

@@ -142,14 +142,25 @@ pub enum RunError {
     /// Over [`MAX_BYTES`].
     TooLarge,
     /// Not JSON, or not the shape of a run file (a malformed block, a missing field, ...).
-    Malformed { why: String },
-    UnknownVersion { version: String },
+    Malformed {
+        why: String,
+    },
+    UnknownVersion {
+        version: String,
+    },
     /// Over [`MAX_MODEL_CALLS`].
-    TooManyCalls { calls: usize },
+    TooManyCalls {
+        calls: usize,
+    },
     /// A `tool_use` whose id no `tool_result` of the next message answers.
-    UnpairedToolUse { call: usize, id: String },
+    UnpairedToolUse {
+        call: usize,
+        id: String,
+    },
     /// A recorded failure with a code no model error has.
-    UnknownFailure { code: String },
+    UnknownFailure {
+        code: String,
+    },
 }
 
 impl RunError {
@@ -170,10 +181,14 @@ impl RunError {
                 format!("运行记录超过了 {MAX_BYTES} 字节（1 MiB）的上限，没有读取。")
             }
             (RunError::TooLarge, Lang::En) => {
-                format!("The run file is over the limit of {MAX_BYTES} bytes (1 MiB); it was not read.")
+                format!(
+                    "The run file is over the limit of {MAX_BYTES} bytes (1 MiB); it was not read."
+                )
             }
             (RunError::Malformed { why }, Lang::Zh) => format!("这不是一份可读的运行记录：{why}"),
-            (RunError::Malformed { why }, Lang::En) => format!("This is not a readable run file: {why}"),
+            (RunError::Malformed { why }, Lang::En) => {
+                format!("This is not a readable run file: {why}")
+            }
             (RunError::UnknownVersion { version }, Lang::Zh) => {
                 format!("不认识的运行记录版本 {version}：这里只读版本 {VERSION}。")
             }
@@ -184,7 +199,9 @@ impl RunError {
                 format!("运行记录有 {calls} 次模型调用，超过了 {MAX_MODEL_CALLS} 次的上限。")
             }
             (RunError::TooManyCalls { calls }, Lang::En) => {
-                format!("The run file holds {calls} model calls, over the limit of {MAX_MODEL_CALLS}.")
+                format!(
+                    "The run file holds {calls} model calls, over the limit of {MAX_MODEL_CALLS}."
+                )
             }
             (RunError::UnpairedToolUse { call, id }, Lang::Zh) => {
                 format!("第 {call} 次模型调用的 tool_use {id} 没有对应的 tool_result。")
@@ -208,15 +225,15 @@ pub fn parse(text: &str) -> Result<RunFile, RunError> {
         return Err(RunError::TooLarge);
     }
     // The version first, so a file from a later release says so instead of failing on a new field.
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|error| RunError::Malformed { why: error.to_string() })?;
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|error| RunError::Malformed { why: error.to_string() })?;
     match value.get("version") {
         Some(serde_json::Value::Number(n)) if n.as_u64() == Some(VERSION.into()) => {}
         Some(other) => return Err(RunError::UnknownVersion { version: other.to_string() }),
         None => return Err(RunError::Malformed { why: "missing field `version`".to_string() }),
     }
-    let run: RunFile =
-        serde_json::from_value(value).map_err(|error| RunError::Malformed { why: error.to_string() })?;
+    let run: RunFile = serde_json::from_value(value)
+        .map_err(|error| RunError::Malformed { why: error.to_string() })?;
     run.check()?;
     Ok(run)
 }
@@ -280,7 +297,9 @@ impl RunFile {
     /// `stand-in: standard`.
     pub fn origin(&self, lang: Lang) -> String {
         let who = match &self.model {
-            Source::StandIn { script } => format!("{}: {}", lang.pick("替身", "stand-in"), script.name()),
+            Source::StandIn { script } => {
+                format!("{}: {}", lang.pick("替身", "stand-in"), script.name())
+            }
             Source::Live { name } => format!("{}: {name}", lang.pick("真实模型", "live")),
         };
         match &self.recorded {

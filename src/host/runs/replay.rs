@@ -76,8 +76,14 @@ impl<'r> Replay<'r> {
         }
         let lang = self.lang();
         let holds = match event {
-            None => lang.pick("记录里已经没有更多回答", "the recording holds no more answers").to_string(),
-            Some(event) => format!("{}{}", lang.pick("记录里这里是", "the recording holds "), describe(event, lang)),
+            None => lang
+                .pick("记录里已经没有更多回答", "the recording holds no more answers")
+                .to_string(),
+            Some(event) => format!(
+                "{}{}",
+                lang.pick("记录里这里是", "the recording holds "),
+                describe(event, lang)
+            ),
         };
         self.leave(format!("{asked}{}{holds}", lang.pick("，但", ", but ")));
         None
@@ -128,14 +134,16 @@ impl<'r> Replay<'r> {
                     && outcome.answer == *answer
                     && outcome.history.get(self.matched.get()..) == Some(&after[..]);
                 if !same {
-                    let why = lang.pick("运行的结局与记录不同", "the run ended otherwise than recorded");
+                    let why =
+                        lang.pick("运行的结局与记录不同", "the run ended otherwise than recorded");
                     self.diverge(calls, why);
                 }
             }
             (Err(error), End::Failed { code, message, .. })
                 if error.code() == code && error.message(lang) == *message => {}
             _ => {
-                let why = lang.pick("运行的结局与记录不同", "the run ended otherwise than recorded");
+                let why =
+                    lang.pick("运行的结局与记录不同", "the run ended otherwise than recorded");
                 self.diverge(calls, why);
             }
         }
@@ -177,12 +185,16 @@ impl Model for &Replay<'_> {
         if let Some(why) = self.left.borrow_mut().take() {
             return Err(self.diverged_error(call, &why));
         }
-        let (expected, reply): (&[Message], _) = match (self.run.calls.get(call - 1), &self.run.end) {
+        let (expected, reply): (&[Message], _) = match (self.run.calls.get(call - 1), &self.run.end)
+        {
             (Some(recorded), _) => (&recorded.sent, Ok(recorded.reply.content.clone())),
             (None, End::Failed { after, code, message }) if call == self.run.calls.len() + 1 => {
                 // The recorded failure, again; `parse` refused a code no model error has.
                 let code = MODEL_ERROR_CODES.into_iter().find(|known| known == code);
-                (after, Err(ModelError { code: code.unwrap_or("malformed"), message: message.clone() }))
+                (
+                    after,
+                    Err(ModelError { code: code.unwrap_or("malformed"), message: message.clone() }),
+                )
             }
             (None, _) => {
                 let why = match lang {
@@ -223,7 +235,9 @@ impl Workspace for Replay<'_> {
             _ => None,
         });
         found.unwrap_or_else(|| {
-            Err(ReadError::Failed(lang.pick("记录里没有这次读取", "not in the recording").to_string()))
+            Err(ReadError::Failed(
+                lang.pick("记录里没有这次读取", "not in the recording").to_string(),
+            ))
         })
     }
 
@@ -259,7 +273,12 @@ impl Runner for &Replay<'_> {
             _ => None,
         });
         recorded.unwrap_or_else(|| {
-            RunResult::not_run(lang.pick("未运行：记录里没有这次运行。", "Not run: the recording holds no run here."))
+            RunResult::not_run(
+                lang.pick(
+                    "未运行：记录里没有这次运行。",
+                    "Not run: the recording holds no run here.",
+                ),
+            )
         })
     }
 

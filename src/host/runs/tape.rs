@@ -6,7 +6,9 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use crate::host::runs::file::{Call, End, Reply, RunFile, RunSettings, Source, WorldEvent, VERSION};
+use crate::host::runs::file::{
+    Call, End, Reply, RunFile, RunSettings, Source, WorldEvent, VERSION,
+};
 use crate::lesson::agent_types::{
     tool_calls, Approval, Decision, LoopError, Model, ModelError, Outcome, ReadError, Request,
     RunResult, Runner, Workspace,
