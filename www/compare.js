@@ -207,7 +207,7 @@ export function createWhatIf({ api, lang, t, current, onMove }) {
     const columns = sides.map((side, i) => {
       const output = /** @type {HTMLOutputElement} */ (el('output', { class: 'where' }));
       outputs.push(output);
-      const sideRows = [...side.calls.map((call) => callRow(call, i, first)), endRow(side.end, first, i)];
+      const sideRows = [...side.calls.map((call) => callRow(call, i, first)), endRow(side.end, first, i, side.calls.length)];
       rows.push(sideRows);
       // Aligned by model call: a call only the other run made leaves a gap here, so both ends meet on one line.
       const gaps = Array.from({ length: longest - side.calls.length }, (_, k) =>
@@ -287,10 +287,14 @@ export function createWhatIf({ api, lang, t, current, onMove }) {
       plan.length ? plan.map((item) => `${item.id}. ${status(item.status)}`).join(' · ') : w.noPlan);
   }
 
-  /** A side's end: the stop and the answer, the claims against the evidence, where a replay left its recording. @param {RunEnd} end @param {WhatIf['comparison']['first']} first @param {number} side */
-  function endRow(end, first, side) {
+  /**
+   * A side's end: the stop and the answer, the claims against the evidence, where a replay left its recording.
+   * @param {RunEnd} end @param {WhatIf['comparison']['first']} first @param {number} side @param {number} calls the side's calls
+   */
+  function endRow(end, first, side, calls) {
     const differs = /** @type {string[]} */ (end.differs);
-    const isFirst = first?.kind === 'end';
+    // The end is where a run parts from the other when it made no call there.
+    const isFirst = first !== undefined && (first.kind === 'end' || first.call > calls);
     return el('li', {
       class: `end-row${differs.length ? ' differs' : ''}${isFirst ? ' first' : ''}`, 'data-call': 'end', 'data-differs': differs.join(' ') || null,
       'data-stop': end.stop ?? 'failed', 'data-unseen': String(end.unseen), 'data-first': isFirst ? 'true' : null,

@@ -32,12 +32,12 @@ function compared(page) {
         reminders: rows.filter((r) => r.querySelector('.reminder-added')).map((r) => r.dataset.call),
         stop: end.dataset.stop,
         unseen: end.dataset.unseen,
-        endText: end.innerText,
+        endText: end.textContent,
         plan: end.querySelector('.plan-line').dataset.plan,
         box: { top: box.top, left: box.left, bottom: box.bottom },
       };
     };
-    return { hidden: pane.hidden, kind: first.dataset.firstKind, call: first.dataset.firstCall, text: first.innerText, base: side('base'), changed: side('changed') };
+    return { hidden: pane.hidden, kind: first.dataset.firstKind, call: first.dataset.firstCall, text: first.textContent, base: side('base'), changed: side('changed') };
   });
 }
 
@@ -182,18 +182,18 @@ for (const [lang, device, options] of [['en', 'desktop', DESKTOP], ['zh', 'phone
       const changedEnd = pane.locator('[data-side="changed"] li[data-call="end"]');
       assert.equal(await changedEnd.getAttribute('data-unseen'), 'true');
       assert.equal(await changedEnd.getAttribute('data-stop'), 'failed');
-      assert.ok((await changedEnd.innerText()).includes(NEVER_SAW[lang]), await changedEnd.innerText());
-      assert.ok((await changedEnd.innerText()).includes(lang === 'en' ? 'the recording holds 4 model calls' : '记录里只有 4 次模型调用'));
+      assert.ok((await changedEnd.textContent()).includes(NEVER_SAW[lang]), await changedEnd.textContent());
+      assert.ok((await changedEnd.textContent()).includes(lang === 'en' ? 'the recording holds 4 model calls' : '记录里只有 4 次模型调用'));
       assert.equal(await pane.locator('[data-side="base"] .never-saw').count(), 0, 'the run as recorded saw everything');
       assert.equal(await pane.locator('[data-side="changed"] li[data-call="5"] .no-reply').count(), 1, 'no reply is invented for call 5');
-      assert.ok((await pane.locator('.note').innerText()).length > 0);
+      assert.ok((await pane.locator('.note').textContent()).length > 0);
 
       // A lower budget: the host stops before it needs an unrecorded reply; the replay says where it left the recording.
       await choose('allow', 4);
       const lowerEnd = pane.locator('[data-side="changed"] li[data-call="end"]');
       assert.equal(await lowerEnd.getAttribute('data-stop'), 'call_limit');
       assert.equal(await lowerEnd.getAttribute('data-unseen'), 'false');
-      assert.ok((await lowerEnd.locator('.diverged').innerText()).includes(lang === 'en' ? 'budget of 4 calls' : '4 次调用的预算'));
+      assert.ok((await lowerEnd.locator('.diverged').textContent()).includes(lang === 'en' ? 'budget of 4 calls' : '4 次调用的预算'));
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });
@@ -216,7 +216,7 @@ describe('a deep link', () => {
 
     const bad = await openLesson(env, '?lang=en&loop.vs=budget-13', DESKTOP);
     assert.equal((await compared(bad)).hidden, true);
-    assert.match(await figure(bad, 'loop').innerText(), /loop\.vs/);
+    assert.match(await figure(bad, 'loop').textContent(), /loop\.vs/);
     assert.deepEqual(bad.errors, []);
     await bad.context().close();
   });
