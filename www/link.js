@@ -49,9 +49,10 @@ export function readLink(search, figureIds) {
       scenario: params.get(id),
       breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
-      vs: params.get(`${id}.vs`),
-      vsAt: params.get(`${id}.vs.at`),
     };
+    // Only where a link names one, so a place without a comparison reads as it always has.
+    const vs = params.get(`${id}.vs`);
+    if (vs !== null) figures[id] = { ...figures[id], vs, vsAt: params.get(`${id}.vs.at`) };
   }
   return { lang, figures, problems };
 }
