@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../serve.mjs';
+import { compareLatency, compareSection } from './compare.mjs';
 import { lighthouseRuns } from './lighthouse.mjs';
 import { measureRunFile } from './run-file.mjs';
 import { judge, renderReport } from './report.mjs';
@@ -452,6 +453,18 @@ async function main() {
   const base = `http://127.0.0.1:${server.address().port}`;
   const urls = { page: `${base}/`, pyodide: `${base}/bench/pyodide.html` };
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  if (process.env.BENCH_ONLY === 'compare') {
+    // Issue 29 alone: its dated section is added to the end of bench/report.md.
+    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    const compare = await compareLatency(browser, urls.page);
+    const section = compareSection(compare, new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', load);
+    writeFileSync(`${ROOT}bench/report.md`, `${readFileSync(`${ROOT}bench/report.md`, 'utf8').trimEnd()}\n\n${section}\n`);
+    console.log(section);
+    await browser.close();
+    server.close();
+    rmSync(SITE, { recursive: true, force: true });
+    return;
+  }
   if (process.env.BENCH_ONLY === 'traces') {
     console.log(`bench: trace times only; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     await tracesOnly(browser, base, urls);
@@ -512,6 +525,8 @@ async function main() {
   console.log(`  stepped ${steps?.samples ?? 0} times`);
   await pageLoad.context.close();
   const worst = moduleUrl ? await worstCase(browser, urls.page, moduleUrl) : null;
+  const compare = await compareLatency(browser, urls.page);
+  console.log(`  what if: ${compare.problem ?? `opened ${compare.opens} times, stepped ${compare.steps} times`}`);
   console.log(`  worst case: ${worst?.api ? `${fmt(worst.api.medianMs)} ms, ${worst.api.jsonChars} characters of JSON` : worst?.problem ?? 'not measured'}`);
   const runFile = await measureRunFile(browser, urls.page);
   console.log(`  100-call run: ${runFile.problem ?? `${fmt(runFile.traceMs)} ms to trace, step p95 ${runFile.steps.markedP95.toFixed(1)} ms`}`);
@@ -541,6 +556,7 @@ async function main() {
     steps,
     worst,
     runFile,
+    compare,
     lighthouse,
     offsite: [...offsite],
     errors: [...errors],
@@ -550,7 +566,8 @@ async function main() {
   mkdirSync(`${ROOT}bench`, { recursive: true });
   writeFileSync(`${ROOT}bench/report.json`, `${JSON.stringify(results, null, 2)}\n`);
   const report = renderReport(results);
-  writeFileSync(`${ROOT}bench/report.md`, report.full);
+  const compareText = compareSection(compare, started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC', info.loadAverage.join(' '));
+  writeFileSync(`${ROOT}bench/report.md`, `${report.full.trimEnd()}\n\n${compareText}\n`);
   console.log(`\n${report.summary}\nwrote bench/report.md and bench/report.json`);
 }
 

@@ -267,6 +267,7 @@ fn the_data_given_is_all_the_entry_reads() {
             agent: given.agent,
             // The loop replays the run its setup makes (the trace's `replay` says which).
             run: given.agent.map(|setup| run_file(&setup, lang_of(&name))),
+            answer: None,
         };
         let figure = figures::figure(t.figure.name()).unwrap();
         let again = run::run(figure, &t.scenario, data, lang_of(&name), Settings::default());

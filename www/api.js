@@ -13,6 +13,7 @@ import { MAX_INPUT_BYTES, readValue } from './value.js';
 /** @typedef {import('./pkg/todo_trace.js').Listing} Listing */
 /** @typedef {import('./pkg/todo_trace.js').Lang} Lang */
 /** @typedef {import('./pkg/todo_trace.js').RunFile} RunFile */
+/** @typedef {import('./pkg/todo_trace.js').WhatIf} WhatIf */
 
 export default init;
 
@@ -132,6 +133,25 @@ export function refusedRun(bytes, lang) {
 /** The run file of a built-in loop scenario, as an object. @param {unknown} scenarioId @param {unknown} lang @returns {RunFile} */
 export function runFile(scenarioId, lang) {
   return JSON.parse(wasm.runFileJson(text('scenarioId', scenarioId), text('lang', lang)));
+}
+
+/**
+ * A built-in loop scenario with one thing the host controls changed (`allow`, `deny`, `maintenance-on`, `budget-4`,
+ * `reminder-off`, ...): the stand-in runs again with the change, and Rust compares the two runs call by call.
+ * @param {unknown} scenarioId @param {unknown} change @param {unknown} lang @returns {WhatIf}
+ */
+export function whatIf(scenarioId, change, lang) {
+  return JSON.parse(wasm.whatIfJson(text('scenarioId', scenarioId), text('change', change), text('lang', lang)));
+}
+
+/**
+ * A run file's text with one thing the host controls changed: the recording replayed with the change, stopping at
+ * the first model call the recorded model never saw. A file that is not a run file throws.
+ * @param {unknown} runText @param {unknown} change @param {unknown} lang @returns {WhatIf}
+ */
+export function whatIfRun(runText, change, lang) {
+  const typed = string('text', runText);
+  return JSON.parse(wasm.whatIfRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('change', change), text('lang', lang)));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */

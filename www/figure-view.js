@@ -27,12 +27,13 @@ const keyName = (/** @type {KeyboardEvent} */ event) => (event.shiftKey ? `Shift
  * up "things to try" item i. The reader's acts become actions through `dispatch`, except a scenario chosen
  * (`choose`), the editor's Run or Debug (`onRun`) and the loop figure's run file opened (`openRun`), which need a trace. Returns `{root, render(state),
  * focusQuestion(), focusRefusal(), reveal(pane), revealRun(refused)}`.
- * @param {{setting: Setting, isLoop: boolean, number: number, t: Words, words: Words['figures'][string], entry: Listing,
+ * `whatIf`: the loop figure's "What if…" control and compare pane (compare.js), null elsewhere.
+ * @param {{setting: Setting, isLoop: boolean, whatIf: {control: Node, pane: Node} | null, number: number, t: Words, words: Words['figures'][string], entry: Listing,
  *   resolve: (kind: string, arg: string) => string, problems: {name: string, value: string}[], showMe: (() => void)[],
  *   dispatch: (...actions: Action[]) => void, choose: (scenario: string) => void, onRun: (command: 'run' | 'debug') => void,
  *   openRun: (file: File) => void}} options
  */
-export function createView({ setting, isLoop, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun, openRun }) {
+export function createView({ setting, isLoop, whatIf, number, t, words, entry, resolve, problems, showMe, dispatch, choose, onRun, openRun }) {
   const { figure, scenarios } = setting;
   const captionId = `${figure.id}-caption`;
   const bar = createBar({ t, isLoop, dispatch });
@@ -59,10 +60,12 @@ export function createView({ setting, isLoop, number, t, words, entry, resolve, 
     runs?.part,
     bar.eventChooser,
     predict.toggle,
+    whatIf?.control,
     bar.bar,
     // The question asked sits just under the controls that were pressed.
     predict.panel,
     panes,
+    whatIf?.pane,
     setup.setup,
   );
   runs?.listen(root);

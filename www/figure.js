@@ -1,10 +1,11 @@
 // One figure: a step debugger over a lesson function's traces. Holds the traces and the state (state.js); the view (figure-view.js) draws each state.
 // @ts-check
+import { createWhatIf } from './compare.js';
 import { createView } from './figure-view.js';
-import { HOST_EVENTS } from './loop.js';
+import { HOST_EVENTS, requestIndexAt } from './loop.js';
 import { paneNames } from './panes.js';
 import { IDLE, breakpointKey, eventKey } from './replay.js';
-import { defaultScenarioOf, editorText, keptOf, openState, placeOf, reduce, settingOf, showsRefusal } from './state.js';
+import { defaultScenarioOf, editorText, keptOf, openState, placeOf, reduce, settingOf, shownTrace, showsRefusal } from './state.js';
 
 export { KEYS } from './bar.js';
 
@@ -82,6 +83,23 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     state = { ...state, text, own: { text, trace }, showingOwn: true, pos: IDLE };
   }
 
+  // The loop figure's "What if…" (compare.js): it starts from the scenario shown, at the call the figure is at.
+  let building = true;
+  const whatIf = isLoop ? createWhatIf({
+    api,
+    lang,
+    t,
+    current: () => {
+      const trace = shownTrace(state);
+      const row = state.pos >= trace.steps.length ? Infinity : requestIndexAt(trace, state.pos);
+      return { base: { scenario: state.scenario }, settings: trace.replay?.settings ?? null, decision: trace.data.agent?.decision ?? null, row };
+    },
+    onMove: () => {
+      if (!building) onMove();
+    },
+  }) : null;
+  if (whatIf && link.vs && !whatIf.open(link.vs, link.vsAt ?? null)) problems.push({ name: `${figure.id}.vs`, value: link.vs });
+
   /**
    * Applies actions in turn, redraws once, and tells the page: moves through `onMove`, anything else through `onChange`.
    * @param {Action[]} actions
@@ -91,6 +109,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     for (const action of actions) state = reduce(state, action);
     if (state === before) return;
     view.render(state);
+    whatIf?.follow({ scenario: state.scenario });
     // The reader's text just run and refused: the caret goes to the place.
     if (actions.some((action) => action.type === 'run-own') && showsRefusal(state)) view.focusRefusal();
     // A move held at a question (Predict): the focus goes to it.
@@ -154,6 +173,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   const view = createView({
     setting,
     isLoop,
+    whatIf,
     number,
     t,
     words,
@@ -170,9 +190,10 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     },
   });
   view.render(state);
+  building = false;
   return {
     root: view.root,
-    place: () => placeOf(state),
+    place: () => ({ ...placeOf(state), ...whatIf?.place() }),
     keep: () => keptOf(state),
   };
 }

@@ -26,7 +26,8 @@ export function readLink(search, figureIds) {
   /** @type {{name: string, value: string}[]} */
   const problems = [];
   // Each parameter read here: those read once (a second value is dropped), and those that repeat.
-  const once = new Set(['lang', 'at', ...figureIds, ...figureIds.flatMap((id) => [`${id}.step`, `${id}.predict`])]);
+  // `.vs` and `.vs.at`: the loop figure's "what if" comparison (compare.js), the change and the rows shown.
+  const once = new Set(['lang', 'at', ...figureIds, ...figureIds.flatMap((id) => [`${id}.step`, `${id}.predict`, `${id}.vs`, `${id}.vs.at`])]);
   const many = new Set(figureIds.flatMap((id) => [`${id}.bp`, `${id}.on`]));
   /** @type {Set<string>} */
   const seen = new Set();
@@ -55,6 +56,9 @@ export function readLink(search, figureIds) {
       breakpoints: [...params.getAll(`${id}.bp`), ...params.getAll(`${id}.on`).map((event) => `on:${event}`)],
       step: step === null || step === 'end' ? step : Number(step),
     };
+    // Only where a link names one, so a place without a comparison reads as it always has.
+    const vs = params.get(`${id}.vs`);
+    if (vs !== null) figures[id] = { ...figures[id], vs, vsAt: params.get(`${id}.vs.at`) };
   }
   let at = params.get('at');
   if (at !== null && !figureIds.includes(at)) {
@@ -66,10 +70,12 @@ export function readLink(search, figureIds) {
 
 /**
  * Builds the query string for `lang` and each figure's place `{id, scenario, defaultScenario,
- * breakpoints, step}`, where step is null (not started), a 1-based step number, or "end". `at`, the figure the reader
- * last moved, is written only where it is needed: when the link names another figure's place before it.
+ * breakpoints, step, vs?, vsAt?}`, where step is null (not started), a 1-based step number, or "end", and vs the
+ * change of an open comparison (compare.js). `at`, the figure the reader last moved, is written only where it is needed:
+ * when the link names another figure's place before it.
  * @param {Lang} lang
- * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null, predict?: boolean}[]} places
+ * @param {{id: string, scenario: string, defaultScenario: string, breakpoints: Iterable<string>, step: number | 'end' | null,
+ *   predict?: boolean, vs?: string, vsAt?: string}[]} places
  * @param {string | null} [at]
  */
 export function writeLink(lang, places, at = null) {
@@ -85,6 +91,8 @@ export function writeLink(lang, places, at = null) {
     }
     if (place.step !== null) params.set(`${place.id}.step`, String(place.step));
     if (place.predict) params.set(`${place.id}.predict`, '1');
+    if (place.vs) params.set(`${place.id}.vs`, place.vs);
+    if (place.vs && place.vsAt) params.set(`${place.id}.vs.at`, place.vsAt);
   }
   const query = params.toString();
   return query ? `?${query}` : '';

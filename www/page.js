@@ -142,7 +142,7 @@ export async function build(api, t, kept, restart) {
   // laid out; a language switch keeps the reader where they are.
   const naming = controllers.filter((c) => {
     const place = link.figures[c.getAttribute('figure') ?? ''];
-    return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null);
+    return place && (place.scenario !== null || place.breakpoints.length > 0 || place.step !== null || Boolean(place.vs));
   });
   const named = naming.find((c) => c.getAttribute('figure') === link.at) ?? naming[0];
   if (opening && named) pinToTop(named);

@@ -86,7 +86,9 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * step, counted from 1 like the timeline ("end": finished, null: not started). `attributes`: the place was read from
  * the element's attributes (embed.js), not a link, so what does not fit is named as they name it.
  * `predict`: the Predict switch is on.
- * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, predict?: boolean, attributes?: true}} Place
+ * `vs` and `vsAt`: the loop figure's open comparison, its change and rows (compare.js), or null.
+ * @typedef {{scenario: string | null, breakpoints: string[], step: number | 'end' | null, predict?: boolean, attributes?: true,
+ *   vs?: string | null, vsAt?: string | null}} Place
  */
 
 /**

@@ -9,7 +9,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::host::figures::{self, ApiError, FIGURES};
-use crate::host::{run, source};
+use crate::host::{run, source, what_if};
 use crate::lesson::Lang;
 
 pub mod js_value;
@@ -80,6 +80,20 @@ pub fn trace_run_json(text: &str, lang: &str) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = runFileJson)]
 pub fn run_file_json(scenario_id: &str, lang: &str) -> Result<String, JsError> {
     reply(language(lang).and_then(|lang| run::scenario_run(scenario_id, lang)))
+}
+
+/// A built-in loop scenario with one thing the host controls changed (`deny`, `budget-4`, ...): the
+/// stand-in runs again with the changed setup, and the two runs are compared. `WhatIf` as JSON.
+#[wasm_bindgen(js_name = whatIfJson)]
+pub fn what_if_json(scenario_id: &str, change: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| what_if::what_if(scenario_id, change, lang)))
+}
+
+/// A run file's text with one thing the host controls changed: its recording replayed with the
+/// change, up to the first model call the recorded model never saw. `WhatIf` as JSON.
+#[wasm_bindgen(js_name = whatIfRunJson)]
+pub fn what_if_run_json(text: &str, change: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| what_if::what_if_run(text, change, lang)))
 }
 
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,

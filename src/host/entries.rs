@@ -10,7 +10,7 @@ use tsify::Tsify;
 use crate::host::loop_scenarios::AgentSetup;
 use crate::host::runs::{Replay, RunFile};
 use crate::lesson::agent::run_loop;
-use crate::lesson::agent_types::{stopped, LoopError, Outcome, Tools};
+use crate::lesson::agent_types::{stopped, Decision, LoopError, Outcome, Tools};
 use crate::lesson::{
     format_todos, prepare_messages, validate_todos, write_todos, Content, Lang, Message, State,
     Todo, TodoError,
@@ -32,6 +32,9 @@ pub struct Data {
     /// The run the loop figure replays; absent for the function figures.
     #[serde(skip)]
     pub run: Option<RunFile>,
+    /// A changed answer to "run main.py?" for that replay (a "what if"); the recording's when absent.
+    #[serde(skip)]
+    pub answer: Option<Decision>,
 }
 
 #[listed]

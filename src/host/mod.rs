@@ -2,6 +2,7 @@
 //! in-memory and native hosts, and running a figure into a trace.
 
 pub mod claims;
+pub mod compare;
 pub mod entries;
 pub mod figures;
 pub mod in_memory;
@@ -15,3 +16,4 @@ pub mod runs;
 pub mod scenarios;
 pub mod source;
 pub mod stand_in;
+pub mod what_if;

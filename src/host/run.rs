@@ -12,7 +12,7 @@ use crate::host::input;
 use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
 use crate::host::predict::{questions, Question};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
-use crate::lesson::agent_types::{HostEvent, LoopError, Stop};
+use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
 use serde_json::Value;
@@ -155,7 +155,19 @@ pub fn run_file_trace(
     lang: Lang,
     settings: Settings,
 ) -> Trace {
-    let data = Data { run: Some(run), ..Data::agent_none() };
+    replay_trace(figure, scenario, run, None, lang, settings)
+}
+
+/// [`run_file_trace`] with the user's answer to "run main.py?" changed (a "what if", what_if.rs).
+pub fn replay_trace(
+    figure: Figure,
+    scenario: &str,
+    run: RunFile,
+    answer: Option<Decision>,
+    lang: Lang,
+    settings: Settings,
+) -> Trace {
+    let data = Data { run: Some(run), answer, ..Data::agent_none() };
     self::run(figure, scenario, data, lang, settings)
 }
 
@@ -298,7 +310,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             ErrorInfo { code: "error", message: String::new(), line: None, column: None }
         }
     };
-    let run_file = data.run;
+    let (run_file, answer) = (data.run, data.answer);
     let data = Data { run: None, ..data };
     // What a run's output is checked against: expected.txt as the run read it, else the page's own.
     let expected = Some(run_file.as_ref().and_then(RunFile::expected).unwrap_or(EXPECTED_TXT));
@@ -320,6 +332,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                 // The page words where the replay left its recording in the page's language.
                 let mut replay = Replay::new(run);
                 replay.words = lang;
+                replay.answer = answer;
                 let result = run_agent(&replay, lang);
                 let info = ReplayInfo {
                     origin: run.origin(lang),
@@ -420,6 +433,7 @@ impl Data {
             messages: Vec::new(),
             agent: None,
             run: None,
+            answer: None,
         }
     }
 }

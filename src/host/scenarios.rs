@@ -112,6 +112,7 @@ impl ScenarioDef {
             messages: if self.figure == Prepare { history(lang) } else { Vec::new() },
             agent: None,
             run: None,
+            answer: None,
         }
     }
 }

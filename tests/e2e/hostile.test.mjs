@@ -244,12 +244,12 @@ test('no JS value ever reaches Rust: every export takes only strings', async () 
     }
     assert.doesNotMatch(text, /\bJsValue\b|js_sys::|serde_wasm_bindgen/, `${file} handles JS values`);
   }
-  assert.equal(exported, 10, 'start and the nine JSON exports');
+  assert.equal(exported, 12, 'start and the eleven JSON exports');
   // The module as built: every function of the generated declarations takes strings and returns a string.
   const declarations = await readFile(new URL('www/pkg/todo_trace.d.ts', root), 'utf8');
   const functions = [...declarations.matchAll(/^export function (\w+)\(([^)]*)\): (\w+);$/gm)];
   // initSync is the glue's, not the module's: it takes the compiled module, once.
-  assert.deepEqual(functions.map(([, name]) => name).filter((name) => name !== 'initSync').sort(), ['figuresJson', 'runFileJson', 'scenariosJson', 'sourceJson', 'start', 'traceInputJson', 'traceJson', 'traceRefusedJson', 'traceRunJson', 'traceValueJson']);
+  assert.deepEqual(functions.map(([, name]) => name).filter((name) => name !== 'initSync').sort(), ['figuresJson', 'runFileJson', 'scenariosJson', 'sourceJson', 'start', 'traceInputJson', 'traceJson', 'traceRefusedJson', 'traceRunJson', 'traceValueJson', 'whatIfJson', 'whatIfRunJson']);
   for (const [line, name, params, returns] of functions) {
     if (name === 'start' || name === 'initSync') continue;
     assert.equal(returns, 'string', line);
