@@ -7,7 +7,7 @@
 //! see what the host is about to judge (the tool call in `run_loop`'s locals, the function's
 //! arguments) but not yet what it decided. The words are in `predict_words.rs`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
 
@@ -16,7 +16,7 @@ use crate::host::predict_words::{self as words, Answer};
 use crate::host::run::Trace;
 use crate::host::source::source;
 use crate::lesson::agent_types::HostEvent;
-use crate::lesson::Lang;
+use crate::lesson::{Lang, Todo};
 use crate::recorder::{Event, Json, Step};
 
 /// One question: asked before the page shows step `step`, answered by `choices[answer]`.
@@ -143,10 +143,13 @@ fn json(raw: &Json) -> Value {
 }
 
 /// A local of a step's call, as JSON (`null` if it has none by that name, or it was moved away).
+/// Only that one is made whole: `run_loop`'s others hold the whole history.
 fn local(trace: &Trace, step: &Step, name: &str) -> Value {
-    let locals = trace.recording.locals(step);
-    let value = locals.iter().find(|l| l.name == name).and_then(|l| l.value.as_ref());
-    value.map_or(Value::Null, json)
+    let recording = &trace.recording;
+    let scope = &recording.scopes[step.scope as usize];
+    let at = scope.iter().position(|&b| recording.bindings[b as usize].name == name);
+    let value = at.and_then(|i| step.values.get(i).copied().flatten());
+    value.map_or(Value::Null, |v| json(&recording.value(v)))
 }
 
 /// The loop: one question per tool call the host handles, per round that could earn the
@@ -278,6 +281,13 @@ fn reminder_question(trace: &Trace, check_at: usize, lang: Lang) -> Option<Quest
     ))
 }
 
+/// What the stop question reads of the loop's outcome.
+#[derive(Deserialize)]
+struct Ending {
+    calls: u64,
+    plan: Vec<Todo>,
+}
+
 /// How the run ends. On an outcome: which items the final plan leaves unfinished, asked at the
 /// check that stops the loop (the budget's, or the reply without a tool call). On an error: what
 /// the host does, asked before the error is returned.
@@ -305,16 +315,13 @@ fn stop_question(trace: &Trace, lang: Lang) -> Option<Question> {
             && steps[i].caller.is_none()
             && checks.contains(&steps[i].line)
     })?;
-    let outcome = json(trace.result.value.as_ref()?);
-    let plan = outcome["plan"].as_array().cloned().unwrap_or_default();
-    let item = |todo: &Value| {
-        let text = |key: &str| todo[key].as_str().unwrap_or("").to_string();
-        (text("id"), text("content"))
-    };
-    let all: Vec<(String, String)> = plan.iter().map(item).collect();
+    // Read past the history (the longest part) without building it.
+    let outcome: Ending = serde_json::from_str(trace.result.value.as_ref()?.get()).ok()?;
+    let item = |todo: &Todo| (todo.id.clone(), todo.content.clone());
+    let all: Vec<(String, String)> = outcome.plan.iter().map(item).collect();
     let open: Vec<(String, String)> =
-        plan.iter().filter(|todo| todo["status"] != "completed").map(item).collect();
-    let prompt = words::stop_prompt(limit, outcome["calls"].as_u64().unwrap_or(0), lang);
+        outcome.plan.iter().filter(|todo| todo.status != "completed").map(item).collect();
+    let prompt = words::stop_prompt(limit, outcome.calls, lang);
     let why = words::stop_why(limit, open.is_empty(), lang);
     if all.is_empty() {
         // An empty plan leaves nothing to choose among: ask why the loop stops instead.
