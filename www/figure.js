@@ -2,7 +2,7 @@
 // @ts-check
 import { createWhatIf } from './compare.js';
 import { createView } from './figure-view.js';
-import { HOST_EVENTS, requestIndexAt } from './loop.js';
+import { HOST_EVENTS, requestAt } from './loop.js';
 import { paneNames } from './panes.js';
 import { IDLE, breakpointKey, eventKey } from './replay.js';
 import { defaultScenarioOf, editorText, keptOf, openState, placeOf, reduce, settingOf, shownTrace, showsRefusal } from './state.js';
@@ -83,16 +83,19 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     state = { ...state, text, own: { text, trace }, showingOwn: true, pos: IDLE };
   }
 
-  // The loop figure's "What if…" (compare.js): it starts from the scenario shown, at the call the figure is at.
+  // The loop figure's "What if…" (compare.js): it starts from the run shown (a scenario, or a run file the reader
+  // opened), at the call the figure is at.
   let building = true;
+  const baseOf = (/** @type {State} */ s) =>
+    s.showingOwn && s.own?.run && typeof s.own.text === 'string' ? { run: s.own.text } : { scenario: s.scenario };
   const whatIf = isLoop ? createWhatIf({
     api,
     lang,
     t,
     current: () => {
       const trace = shownTrace(state);
-      const row = state.pos >= trace.steps.length ? Infinity : requestIndexAt(trace, state.pos);
-      return { base: { scenario: state.scenario }, settings: trace.replay?.settings ?? null, decision: trace.data.agent?.decision ?? null, row };
+      const row = state.pos >= trace.steps.length ? Infinity : (requestAt(trace, state.pos)?.index ?? -1);
+      return { base: baseOf(state), settings: trace.replay?.settings ?? null, decision: trace.data.agent?.decision ?? null, row };
     },
     onMove: () => {
       if (!building) onMove();
@@ -109,7 +112,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     for (const action of actions) state = reduce(state, action);
     if (state === before) return;
     view.render(state);
-    whatIf?.follow({ scenario: state.scenario });
+    whatIf?.follow(baseOf(state));
     // The reader's text just run and refused: the caret goes to the place.
     if (actions.some((action) => action.type === 'run-own') && showsRefusal(state)) view.focusRefusal();
     // A move held at a question (Predict): the focus goes to it.

@@ -260,3 +260,22 @@ describe('a dropped file, and the figure element', () => {
     await page.context().close();
   });
 });
+
+test('What if… starts from an opened run file: a larger budget stops where the recorded model never saw the request', async () => {
+  const page = await openLesson(env, '?lang=en', { viewport: { width: 1280, height: 800 } });
+  const loop = figure(page, 'loop');
+  // A recorded run that hit a budget of 4 calls. Were "What if" to start from the scenario shown instead (allow, by
+  // the stand-in), a budget of 5 would go on with the stand-in; from the recording it has no fifth reply to give.
+  const run = await page.evaluate(async () => (await import('./api.js')).runFile('budget', 'en'));
+  const recorded = JSON.stringify({ ...run, model: { kind: 'live', name: 'claude-test' }, recorded: '2026-12-05T02:00:00Z' });
+  await open(page, 'budget.json', recorded);
+  await loop.locator('.run-file [data-origin]:not([hidden])').waitFor();
+  await loop.locator('[data-action="what-if"]').click();
+  await loop.locator('select[data-control="budget"]').selectOption('5');
+  await loop.locator('[data-action="what-if-budget"]').click();
+  const pane = loop.locator('[data-pane="compare"]:not([hidden])');
+  await pane.waitFor();
+  assert.match(await pane.textContent(), /The recorded model never saw this/);
+  assert.equal(await pane.locator('[data-side="base"] ol.calls > li[data-call]:not([data-call="end"])').count(), 4);
+  await page.close();
+});
