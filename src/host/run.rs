@@ -217,13 +217,18 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                         Stop::CallLimit => HostEvent::CallLimit,
                     }
                     .decide();
-                    claims(outcome, EXPECTED_TXT)
+                    (claims(outcome, EXPECTED_TXT), outcome.history.clone())
                 });
                 (CallResult::of(result, lang), claims)
             }
         });
     // The page's evidence pane at every step, worked out here from the host state each step holds.
-    let claims_along = claims.is_some().then(|| claims_along(&recording, EXPECTED_TXT));
+    let (claims, claims_along) = match claims {
+        Some((claims, history)) => {
+            (Some(claims), Some(claims_along(&recording, &history, EXPECTED_TXT)))
+        }
+        None => (None, None),
+    };
     Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
