@@ -4,13 +4,14 @@
 mod support;
 
 use serde_json::Value;
-use todo_trace::host::claims::claims;
+use todo_trace::host::claims::{claims, claims_of};
 use todo_trace::host::figures::{self, FigureId};
-use todo_trace::host::loop_scenarios::{question, run_in_memory, SCENARIOS};
+use todo_trace::host::loop_scenarios::{question, run_in_memory, EXPECTED_TXT, SCENARIOS};
 use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::agent_types::REMINDER;
-use todo_trace::lesson::Lang;
+use todo_trace::lesson::{Lang, Message, Todo};
+use todo_trace::recorder::Json;
 
 use support::host;
 
@@ -375,6 +376,19 @@ fn claims_cross_at_every_step_and_end_as_the_final_claims() {
                 for claim in &entry.claims {
                     assert_eq!(claim.backed, claim.completed && claim.evidence.is_some());
                 }
+                // Read back whole from the recording, the step's own plan and history give the same claims.
+                fn parse<T: serde::de::DeserializeOwned>(json: &Json) -> T {
+                    serde_json::from_str(json.get()).unwrap()
+                }
+                let plan: Vec<Todo> = plan.iter().map(parse).collect();
+                let history: Vec<Message> =
+                    t.recording.host_entries(step, "messages").iter().map(parse).collect();
+                assert_eq!(
+                    entry.claims,
+                    claims_of(&plan, &history, Some(EXPECTED_TXT)),
+                    "{}",
+                    scenario.id
+                );
             }
         }
     }

@@ -85,62 +85,56 @@ pub fn claims_of(plan: &[Todo], history: &[Message], expected: Option<&str>) -> 
 }
 
 /// The claims along a recorded run of the loop: one entry from the first step, and one from each
-/// step where the plan or the evidence changed. Read from the host state each step recorded, so the
-/// page shows what Rust worked out rather than working it out again.
-pub fn claims_along(recording: &Recording, expected: Option<&str>) -> Vec<ClaimsFrom> {
+/// step where the plan or the evidence changed, read from the host state each step recorded, so the
+/// page shows what Rust worked out rather than working it out again. `history` is the run's final
+/// history: the stored history only ever grows, so a step's is as many of its messages as the step
+/// holds, and only the plan's items (a few short values) are read back from the recording.
+pub fn claims_along(
+    recording: &Recording,
+    history: &[Message],
+    expected: Option<&str>,
+) -> Vec<ClaimsFrom> {
     let mut along: Vec<ClaimsFrom> = Vec::new();
-    // Each distinct value is parsed once: most steps share their host state with the step before.
-    let mut parsed: Vec<Option<Value>> = vec![None; recording.values.len()];
-    let mut last_host = None;
+    // Each plan item is parsed once: the plan changes a few times in a run.
+    let mut todos: Vec<(u32, Option<Todo>)> = Vec::new();
+    let mut last: Option<(Vec<u32>, usize)> = None;
     for (index, step) in recording.steps.iter().enumerate() {
-        if last_host == Some(step.host) {
+        let view = &recording.hosts[step.host as usize];
+        let kept = |name: &str| {
+            view.iter().find(|field| field.field == name).map_or(Vec::new(), |field| {
+                let marks = field.changes.chars();
+                field
+                    .entries
+                    .iter()
+                    .zip(marks)
+                    .filter(|(_, m)| *m != '-')
+                    .map(|(&e, _)| e)
+                    .collect()
+            })
+        };
+        let items = kept("items");
+        let length = kept("messages").len().min(history.len());
+        if last.as_ref().is_some_and(|(i, l)| *i == items && *l == length) {
             continue;
         }
-        last_host = Some(step.host);
-        let view = &recording.hosts[step.host as usize];
-        let mut plan = Vec::new();
-        let mut history = Vec::new();
-        for field in view {
-            for (&entry, mark) in field.entries.iter().zip(field.changes.chars()) {
-                if mark == '-' {
-                    continue;
+        let plan: Vec<Todo> = items
+            .iter()
+            .filter_map(|&entry| {
+                if let Some((_, todo)) = todos.iter().find(|(at, _)| *at == entry) {
+                    return todo.clone();
                 }
-                let slot = &mut parsed[entry as usize];
-                if slot.is_none() {
-                    *slot = Some(Value::parse(field.field, recording.value(entry).get()));
-                }
-                match slot {
-                    Some(Value::Todo(todo)) => plan.push(todo.clone()),
-                    Some(Value::Message(message)) => history.push(message.clone()),
-                    _ => {}
-                }
-            }
-        }
-        let claims = claims_of(&plan, &history, expected);
-        if along.last().is_none_or(|last| last.claims != claims) {
+                let todo: Option<Todo> = serde_json::from_str(recording.value(entry).get()).ok();
+                todos.push((entry, todo.clone()));
+                todo
+            })
+            .collect();
+        let claims = claims_of(&plan, &history[..length], expected);
+        last = Some((items, length));
+        if along.last().is_none_or(|entry| entry.claims != claims) {
             along.push(ClaimsFrom { step: index as u32, claims });
         }
     }
     along
-}
-
-/// A host entry of the loop figure, read back from its JSON.
-#[derive(Clone)]
-enum Value {
-    Todo(Todo),
-    Message(Message),
-    Other,
-}
-
-impl Value {
-    fn parse(field: &str, json: &str) -> Value {
-        let parsed = match field {
-            "items" => serde_json::from_str(json).ok().map(Value::Todo),
-            "messages" => serde_json::from_str(json).ok().map(Value::Message),
-            _ => None,
-        };
-        parsed.unwrap_or(Value::Other)
-    }
 }
 
 /// The blocks of a message (a plain text message has none).

@@ -349,13 +349,18 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                         Stop::CallLimit => HostEvent::CallLimit,
                     }
                     .decide();
-                    claims(outcome, expected)
+                    (claims(outcome, expected), outcome.history.clone())
                 });
                 (CallResult::of(result, lang), claims, Some(info))
             }
         });
     // The page's evidence pane at every step, worked out here from the host state each step holds.
-    let claims_along = claims.is_some().then(|| claims_along(&recording, expected));
+    let (claims, claims_along) = match claims {
+        Some((claims, history)) => {
+            (Some(claims), Some(claims_along(&recording, &history, expected)))
+        }
+        None => (None, None),
+    };
     let mut trace = Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
