@@ -47,7 +47,7 @@ async function answerAll(page, id, lang, questions) {
     await group.waitFor();
     // Held on the step before the one that shows the answer (the timeline counts steps from 1).
     assert.equal(Number(await root.locator('input[type="range"]').inputValue()), q.step, `${id} question ${i}`);
-    assert.equal(await root.locator('[data-status]').getAttribute('data-status'), q.step === 0 ? 'idle' : 'paused');
+    assert.equal(await root.locator('p.status[data-status]').getAttribute('data-status'), q.step === 0 ? 'idle' : 'paused');
     assert.equal(await group.evaluate((node) => node.getRootNode().activeElement === node), true, `${id}: the focus is on question ${i}`);
     assert.equal(await group.locator('.prompt').innerText(), q.prompt);
     const keys = await group.locator('button[data-answer]').evaluateAll((buttons) => buttons.map((b) => b.dataset.answer));
@@ -98,7 +98,7 @@ for (const [lang, device, options] of [['en', '1280×800', DESKTOP], ['zh', '390
       const query = await search(page);
       for (const id of Object.keys(RUNS)) assert.match(query, new RegExp(`${id}\\.predict=1`));
       await page.reload();
-      await figure(page, 'loop').locator('[data-status]').waitFor();
+      await figure(page, 'loop').locator('p.status[data-status]').waitFor();
       for (const id of Object.keys(RUNS)) assert.equal(await figure(page, id).locator('input[data-control="predict"]').isChecked(), true);
       assert.deepEqual(page.errors, []);
       await page.context().close();
