@@ -22,17 +22,7 @@ fn as_value(run: &RunFile) -> Value {
 /// Replays a run file untraced, as `practice --replay` does: the result, and where it diverged.
 fn replay(run: &RunFile) -> (Result<Outcome, LoopError>, Option<String>) {
     let replay = Replay::new(run);
-    let (mut model, mut approval, mut runner) = (&replay, &replay, &replay);
-    let settings = run.settings;
-    let mut tools = Tools {
-        workspace: &replay,
-        approval: &mut approval,
-        runner: &mut runner,
-        maintenance: settings.maintenance,
-        lang: settings.lang,
-    };
-    let result =
-        run_loop(&mut model, &mut tools, settings.max_calls, settings.reminder, &run.question);
+    let result = replay.run(&mut &replay);
     let diverged = replay.finish(&result).map(|divergence| divergence.message);
     (result, diverged)
 }

@@ -319,23 +319,14 @@ fn replay(path: &Path, options: &Options) -> ExitCode {
         }
     };
     let replay = Replay::new(&run);
-    let (mut model, mut approval, mut runner) = (&replay, &replay, &replay);
-    let settings = run.settings;
-    let mut tools = Tools {
-        workspace: &replay,
-        approval: &mut approval,
-        runner: &mut runner,
-        maintenance: settings.maintenance,
-        lang: settings.lang,
-    };
-    let (max_calls, reminder, question) = (settings.max_calls, settings.reminder, &run.question);
+    let mut model = &replay;
     let result = if options.json {
-        run_loop(&mut model, &mut tools, max_calls, reminder, question)
+        replay.run(&mut model)
     } else {
         labelled(lang.pick("重放：", "Replay: "), &run.origin(lang));
-        say!("{}{question}", lang.pick("用户：", "User: "));
+        say!("{}{}", lang.pick("用户：", "User: "), run.question);
         let mut narrated = Narrated { model: &mut model, lang, shown: 1 };
-        let result = run_loop(&mut narrated, &mut tools, max_calls, reminder, question);
+        let result = replay.run(&mut narrated);
         if let Ok(outcome) = &result {
             print_messages(&outcome.history, narrated.shown, lang);
         }

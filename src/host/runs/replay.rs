@@ -12,9 +12,10 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::host::runs::file::{End, RunFile, WorldEvent};
+use crate::lesson::agent::run_loop;
 use crate::lesson::agent_types::{
     Approval, Decision, HostEvent, LoopError, Model, ModelError, Outcome, ReadError, Request,
-    RunResult, Runner, Stop, Workspace, MODEL_ERROR_CODES,
+    RunResult, Runner, Stop, Tools, Workspace, MODEL_ERROR_CODES,
 };
 use crate::lesson::types::{Block, Lang, Message};
 use crate::recorder;
@@ -109,6 +110,22 @@ impl<'r> Replay<'r> {
 
     fn diverged_error(&self, call: usize, why: &str) -> ModelError {
         ModelError { code: "diverged", message: self.diverge(call, why).message }
+    }
+
+    /// Runs the loop on the recording's settings and world, with `model` replying: the replay
+    /// itself, or a wrapper around it (`practice` prints each reply as it comes). The page's listed
+    /// `run_agent` writes the same out, for the reader to step through.
+    pub fn run(&self, model: &mut dyn Model) -> Result<Outcome, LoopError> {
+        let settings = self.run.settings;
+        let (mut approval, mut runner) = (self, self);
+        let mut tools = Tools {
+            workspace: self,
+            approval: &mut approval,
+            runner: &mut runner,
+            maintenance: settings.maintenance,
+            lang: settings.lang,
+        };
+        run_loop(model, &mut tools, settings.max_calls, settings.reminder, &self.run.question)
     }
 
     /// Checks the run's end against the recording, once `run_loop` returned: a replay that made
