@@ -73,17 +73,24 @@ impl Probes<'_> {
             let (copy, of) = (name(copy), name(of));
             quote!((#copy, #of))
         }));
+        let made = hints.made.iter().map(|(binding, field, callee)| {
+            let field = some(field.as_ref().map(|field| name(field).into_token_stream()));
+            let (binding, callee) = (name(binding), name(callee));
+            quote!(#recorder::Made { binding: #binding, field: #field, callee: #callee })
+        });
         let alone = hints.alone;
         let tells = hints.appends.is_some()
             || hints.returns.is_some()
             || hints.element.is_some()
-            || hints.copy.is_some();
+            || hints.copy.is_some()
+            || !hints.made.is_empty();
         let told = if tells {
             quote!(&#recorder::Hints {
                 appends: #appends,
                 returns: #returns,
                 element: #element,
                 copy: #copy,
+                made: &[#(#made),*],
             })
         } else {
             quote!(&#recorder::Hints::NONE)

@@ -3,7 +3,7 @@
 //! shape only: anything else is left to the general rule, which is always right, only slower.
 
 use quote::ToTokens;
-use syn::{Expr, Ident, Pat, Stmt};
+use syn::{Expr, Ident, Member, Pat, Stmt};
 
 use crate::mentions::{has_block, jumps, mentioned};
 use crate::scope::Scope;
@@ -76,6 +76,56 @@ pub(crate) fn copied_by(stmt: &Stmt, scope: &Scope) -> Option<(Ident, Ident)> {
     let known = scope.get(other).is_some_and(|b| !b.moved);
     let plain = pat.subpat.is_none() && pat.by_ref.is_none() && pat.ident != *other;
     (copies && call.args.is_empty() && known && plain).then(|| (pat.ident.clone(), other.clone()))
+}
+
+/// What a statement made of a call's value (see [`made_by`]): the binding, the field of it the value
+/// is (`None`: the binding itself), and the name of the function called.
+pub(crate) type Made = (Ident, Option<Ident>, Ident);
+
+/// `let name = callee(args);` or `let name = Type { field: callee(args), .. };`, the call followed
+/// by `?` or not, and `callee` a path (its last segment names it): `name`, or its `field`, is then
+/// the very value the call returned, moved there and changed by nothing (a struct literal's other
+/// fields cannot reach a value being built, and `?` hands on an `Ok` or `Some` as it is). If
+/// `callee` is traced, the recorder stored that value as the call returned it, and the next probe
+/// takes that index rather than writing the value again. The recorder checks the rest at run time:
+/// that exactly one call of that name returned to this call since its previous step, and with the
+/// binding's (or field's) type, which a `?` on anything but a `Result` or `Option` would not give.
+pub(crate) fn made_by(stmt: &Stmt) -> Vec<Made> {
+    let Stmt::Local(local) = stmt else { return Vec::new() };
+    let Pat::Ident(pat) = &local.pat else { return Vec::new() };
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return Vec::new();
+    };
+    if pat.subpat.is_some() || pat.by_ref.is_some() {
+        return Vec::new();
+    }
+    let called = |value: &Expr| {
+        let value = match value {
+            Expr::Try(tried) => &*tried.expr,
+            value => value,
+        };
+        let Expr::Call(call) = value else { return None };
+        let Expr::Path(path) = &*call.func else { return None };
+        // `#[traced]` takes free functions only: a path through a type (`Vec::new`, by its
+        // capital) names none, and is not worth a hint.
+        let segments: Vec<&Ident> = path.path.segments.iter().map(|s| &s.ident).collect();
+        let (last, before) = segments.split_last()?;
+        let typed = before.iter().any(|s| s.to_string().starts_with(char::is_uppercase));
+        (path.qself.is_none() && !typed).then(|| (*last).clone())
+    };
+    let name = pat.ident.clone();
+    match &*init.expr {
+        // Each field that is a call: which of them is traced is known only when they return.
+        Expr::Struct(value) => value
+            .fields
+            .iter()
+            .filter_map(|field| {
+                let Member::Named(key) = &field.member else { return None };
+                Some((name.clone(), Some(key.clone()), called(&field.expr)?))
+            })
+            .collect(),
+        value => called(value).map(|callee| (name, None, callee)).into_iter().collect(),
+    }
 }
 
 /// The binding a statement returns as it is: `return name;` or, as the body's last statement,

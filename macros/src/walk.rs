@@ -9,7 +9,7 @@ use syn::{Block, Expr, Ident, Stmt};
 use crate::host::{root, HostField};
 use crate::mentions::{changing_part, header_part, jumps, mentioned};
 use crate::scope::{bind_local, bind_pattern, Scope};
-use crate::shapes::{appended_by, copied_by, element_set_by, moved_by, returned_by};
+use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by, Made};
 
 pub(crate) struct Probes<'a> {
     pub(crate) host: &'a [HostField],
@@ -41,6 +41,8 @@ pub(crate) struct Hints {
     pub(crate) element: Option<(Ident, usize)>,
     /// A binding the statement before made as a copy of another (`copied_by`).
     pub(crate) copy: Option<(Ident, Ident)>,
+    /// A binding the statement before made of a call's value, or its fields (`made_by`).
+    pub(crate) made: Vec<Made>,
     /// Until the call's next probe, nothing of the call runs but this statement: it holds no block
     /// and no jump, and no loop's header runs after it.
     pub(crate) alone: bool,
@@ -56,7 +58,7 @@ impl Probes<'_> {
         let mut stmts = Vec::with_capacity(block.stmts.len() * 2);
         let mut fresh = entry;
         // What the statement just before did to one binding (see `element_set_by`, `copied_by`).
-        let (mut element, mut copy) = (None, None);
+        let (mut element, mut copy, mut made) = (None, None, Vec::new());
         let last = block.stmts.len().saturating_sub(1);
         for (at, mut stmt) in std::mem::take(&mut block.stmts).into_iter().enumerate() {
             if matches!(stmt, Stmt::Item(_)) {
@@ -82,6 +84,7 @@ impl Probes<'_> {
                 returns: returned_by(&stmt, body && at == last, self.result, &scope),
                 element: element.take(),
                 copy: copy.take(),
+                made: std::mem::take(&mut made),
                 alone: header.is_none()
                     && !let_else
                     && !ends_pass
@@ -92,6 +95,7 @@ impl Probes<'_> {
             stmts.push(probe);
             element = element_set_by(&stmt, &scope);
             copy = copied_by(&stmt, &scope);
+            made = made_by(&stmt);
             // An `if`, `match` or block that ends a loop's pass: so do its blocks.
             self.pass_end = ends_pass;
             self.nested(&mut stmt, &scope);

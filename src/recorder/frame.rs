@@ -32,6 +32,18 @@ pub(super) struct Frame {
     pub(super) latest: u32,
     /// Tells this call from any other, for [`Origin`].
     pub(super) id: u32,
+    /// The traced calls that returned to this one since its latest step, in order (see
+    /// [`Made`](super::Made)).
+    pub(super) returned: Vec<Returned>,
+}
+
+/// A traced call that returned to its caller: its function, the value it returned as stored (`None`
+/// for an error), and that value's type.
+#[derive(Clone, Copy)]
+pub(super) struct Returned {
+    pub(super) callee: &'static str,
+    pub(super) value: Option<u32>,
+    pub(super) ty: &'static str,
 }
 
 impl Frame {
@@ -43,6 +55,15 @@ impl Frame {
     /// What the latest step's statement mentions: the bindings that may differ at the next one.
     pub(super) fn mentions(&self) -> &'static [&'static str] {
         self.probe.map_or(&[], |probe| probe.mentions)
+    }
+
+    /// The value the one call of `callee` that returned to this call since its latest step returned,
+    /// with its type; `None` if none did, or more than one (which of them made the binding is not
+    /// known then).
+    pub(super) fn returned_once(&self, callee: &str) -> Option<(u32, &'static str)> {
+        let mut calls = self.returned.iter().filter(|call| same_static(call.callee, callee));
+        let call = calls.next().filter(|_| calls.next().is_none())?;
+        Some((call.value?, call.ty))
     }
 
     /// Whether only the latest step's statement runs until the next step (see [`Probe::alone`]).

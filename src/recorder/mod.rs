@@ -25,17 +25,19 @@ mod probe;
 mod tables;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_made;
 mod trace;
 
 pub use probe::{
-    a_vec, frozen, not_copy, Hints, HostList, IsCopy, NotCopy, Probe, RequestParts, Snapshot,
+    a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Probe, RequestParts, Snapshot,
 };
 pub use trace::{
     Binding, ErrorInfo, Event, FrameAt, HostField, HostView, Json, LocalAt, ModelRequest,
     Recording, Step, MAX_STEPS,
 };
 
-use frame::{address, settled, Frame, Origin, Slot};
+use frame::{address, settled, Frame, Origin, Returned, Slot};
 use probe::same_list;
 use tables::{is_in, same_indices, same_static, Tables};
 use trace::type_label;
@@ -247,6 +249,7 @@ pub fn enter(symbol: &'static str) -> FrameGuard {
                 scope: 0,
                 latest: 0,
                 id: r.entered,
+                returned: Vec::new(),
             });
             r.entered += 1;
             true
@@ -363,7 +366,16 @@ pub fn step(
                     let changed =
                         probe.hints.element.filter(|&(key, _)| quick && same_static(key, name));
                     let changed = changed.zip(element).zip(previous);
-                    let index = match (copied, changed, entries) {
+                    // Made of the value a traced call returned to this one by the statement just
+                    // run (`Hints::made`): that value as stored when it returned, not written again.
+                    let made =
+                        probe.hints.made.iter().filter(|m| quick && same_static(m.binding, name));
+                    let made = made.filter_map(|m| Some((m.field, frame.returned_once(m.callee)?)));
+                    let made = made.into_iter().find_map(|(field, (index, ty))| match field {
+                        None => same_static(ty, value.type_name()).then_some(index),
+                        Some(field) => tables.request_made(*value, field, (index, ty), previous),
+                    });
+                    let index = match (made.or(copied), changed, entries) {
                         (Some(index), _, _) => index,
                         (_, Some((((_, at), element), previous)), _) => {
                             tables.element_changed(previous, at, element, *value)
@@ -406,6 +418,7 @@ pub fn step(
         let values: Vec<Option<u32>> = locals.iter().map(|slot| slot.value).collect();
         let ran = frame.line();
         frame.probe = Some(probe);
+        frame.returned.clear();
         r.spare = std::mem::replace(&mut frame.locals, locals);
         frame.scope = scope;
         r.push(None, scope, values, changes, was, ran);
@@ -414,7 +427,7 @@ pub fn step(
 
 /// The epilogue of a traced function returning a `Result`.
 pub fn leave_result<T: Serialize, E: 'static>(frame: FrameGuard, result: &Result<T, E>) {
-    leave_with(frame, |tables, describe, returned| match result {
+    leave_with(frame, std::any::type_name::<T>(), |tables, describe, returned| match result {
         Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
         Err(error) => Ending::Failed(describe(error)),
     });
@@ -422,15 +435,17 @@ pub fn leave_result<T: Serialize, E: 'static>(frame: FrameGuard, result: &Result
 
 /// The epilogue of a traced function returning a plain value.
 pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, |tables, _, returned| {
+    leave_with(frame, std::any::type_name::<T>(), |tables, _, returned| {
         Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
     });
 }
 
 /// `ending` is given the value of the binding the last statement returned as it is, if it did
-/// (`Probe::returns`): the call's value, already stored.
+/// (`Probe::returns`): the call's value, already stored. `ty` is that value's type, for the caller
+/// (`Frame::returned`).
 fn leave_with(
     frame: FrameGuard,
+    ty: &'static str,
     ending: impl FnOnce(&mut Tables, &Describe, Option<u32>) -> Ending,
 ) {
     if frame.recorded {
@@ -447,8 +462,17 @@ fn leave_with(
             let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });
-            let ending = Some(ending(&mut r.tables, &r.describe, returned));
-            r.push(ending, scope, values, changes, Vec::new(), Some(line));
+            let ending = ending(&mut r.tables, &r.describe, returned);
+            let value = match ending {
+                Ending::Value(value) => Some(value),
+                Ending::Failed(_) => None,
+            };
+            let callee = top.symbol;
+            r.push(Some(ending), scope, values, changes, Vec::new(), Some(line));
+            // The caller's next step may find a binding made of this value (`Hints::made`).
+            if let [.., caller, _] = &mut r.frames[..] {
+                caller.returned.push(Returned { callee, value, ty });
+            }
         });
     }
     drop(frame);

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::probe::{HostList, RequestParts, Snapshot};
 use super::tables::{same_bytes, text_hash, Tables};
-use super::trace::Json;
+use super::trace::{type_label, Json};
 
 /// `[a,b]`, each entry written by `write`.
 pub(super) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
@@ -119,13 +119,56 @@ impl Tables {
     ) -> Option<u32> {
         let mut index = None;
         value.request_parts(&mut |RequestParts { tools, messages }| {
-            let (tools_key, messages_key) = (key(tools.0), key(messages.0));
-            let (tools, messages) = self.request_entries(tools.1, messages.1, history);
-            let messages = self.list_value(&messages, None);
-            let fields = [(&tools_key[..], tools), (&messages_key[..], messages)];
-            index = Some(self.object_value(&fields, previous));
-            self.request_keys = Some((tools_key, messages_key));
+            let (tools_index, entries) = self.request_entries(tools.1, messages.1, history);
+            let messages_index = self.list_value(&entries, None);
+            index = Some(self.request_value(
+                (tools.0, tools_index),
+                (messages.0, messages_index),
+                previous,
+            ));
         });
+        index
+    }
+
+    /// The index of a model request whose messages are a value stored already, `messages` with its
+    /// type (a traced call's return value, `Hints::made`): only its tools are written. `None` if
+    /// `value` is not a request, its field `field` is not the messages, of that type, or they are
+    /// not stored by their parts.
+    pub(super) fn request_made(
+        &mut self,
+        value: &dyn Snapshot,
+        field: &str,
+        (messages, ty): (u32, &'static str),
+        previous: Option<u32>,
+    ) -> Option<u32> {
+        // Stored whole (a short list), the messages are not values of their own yet, and writing the
+        // request would make them so, here: it is written, or the next values' indices would differ.
+        // Stored by their parts, each is one already, as writing the request would find it.
+        self.done.parts.binary_search(&messages).ok()?;
+        let mut index = None;
+        value.request_parts(&mut |RequestParts { tools, messages: (key, list) }| {
+            if key != field || list.type_label() != type_label(ty) {
+                return;
+            }
+            let tools_like = self.done.requests.last().map(|last| last.tools);
+            let tools_index = self.value(tools.1, tools_like);
+            index = Some(self.request_value((tools.0, tools_index), (key, messages), previous));
+        });
+        index
+    }
+
+    /// A request from its two fields, each its key and its value's index; their keys kept for
+    /// [`Tables::request_indices`].
+    fn request_value(
+        &mut self,
+        (tools_key, tools): (&str, u32),
+        (messages_key, messages): (&str, u32),
+        previous: Option<u32>,
+    ) -> u32 {
+        let (tools_key, messages_key) = (key(tools_key), key(messages_key));
+        let fields = [(&tools_key[..], tools), (&messages_key[..], messages)];
+        let index = self.object_value(&fields, previous);
+        self.request_keys = Some((tools_key, messages_key));
         index
     }
 

@@ -134,10 +134,28 @@ pub struct Hints {
     /// A binding the statement just before this one made as a copy of another, and that other
     /// (`let prepared = messages.to_vec();`): the two have the same value.
     pub copy: Option<(&'static str, &'static str)>,
+    /// A binding the statement just before this one made of a call's value, as the call returned it
+    /// (`let request = Request { messages: prepare_messages(..)?, .. };`): see [`Made`]. A struct
+    /// literal gives one for each field that is a call.
+    pub made: &'static [Made],
 }
 
 impl Hints {
-    pub const NONE: Hints = Hints { appends: None, returns: None, element: None, copy: None };
+    pub const NONE: Hints =
+        Hints { appends: None, returns: None, element: None, copy: None, made: &[] };
+}
+
+/// `let binding = callee(..)?;`, or with `field: callee(..)?` in a struct literal: the binding (or its
+/// field) is the value `callee` returned, moved there as it was. `#[traced]` finds the form; the
+/// recorder takes the value a traced `callee` returned to the call since its previous step (as
+/// stored when it returned) if exactly one call of that name did, with the binding's type (or the
+/// field's), instead of writing it again.
+pub struct Made {
+    pub binding: &'static str,
+    /// The field of the binding the value is (only a model request's `messages`, which the recorder
+    /// stores from its parts: `Snapshot::request_parts`); `None` for the binding itself.
+    pub field: Option<&'static str>,
+    pub callee: &'static str,
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it

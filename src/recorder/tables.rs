@@ -24,6 +24,12 @@ pub(super) struct Tables {
     pub(super) request_keys: Option<(Vec<u8>, Vec<u8>)>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The bytes of JSON `Tables::value` wrote on this thread: the tests hold shortcuts to it.
+    pub(super) static BYTES_WRITTEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl Tables {
     /// Empty tables with room for a short trace's steps, and for a value's text: growing them a
     /// few bytes or steps at a time (copying the steps each time) was a tenth of a short trace's
@@ -38,6 +44,8 @@ impl Tables {
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
         value.write_json(&mut text);
+        #[cfg(test)]
+        BYTES_WRITTEN.with(|written| written.set(written.get() + text.len()));
         let index = self.store(&text, previous);
         self.scratch = text;
         index

@@ -61,7 +61,7 @@ fn after_a_push_only_the_new_entry_is_written() {
 
 /// Records `run` quickly and with `every_value`: how many `Counted` and `Noted` values each wrote,
 /// after asserting that both recorded the very same trace.
-fn writes<T>(target: &'static str, run: impl Fn() -> T) -> (usize, usize) {
+pub(super) fn writes<T>(target: &'static str, run: impl Fn() -> T) -> (usize, usize) {
     let record = |settings| {
         WRITTEN.with(|written| written.set(0));
         let (recording, _) = super::record_with(target, &[], settings, no_errors, &run);
@@ -193,7 +193,7 @@ fn a_list_moved_away_is_not_vouched_for() {
 
 /// A record long enough that eight of them are written by their parts; counted as `Counted` is.
 #[derive(Clone)]
-struct Noted(u32);
+pub(super) struct Noted(pub(super) u32);
 
 impl serde::Serialize for Noted {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -249,7 +249,7 @@ fn a_binding_of_a_match_arm_is_written_at_the_arm_s_first_step() {
 }
 
 /// A model that only has its request noted.
-struct Echo;
+pub(super) struct Echo;
 
 impl crate::lesson::agent_types::Model for Echo {
     fn reply(
@@ -275,7 +275,7 @@ fn shorten_and_ask(
 }
 
 /// A request of `count` user messages, each long enough to be a value of its own.
-fn long_request(count: usize) -> crate::lesson::agent_types::Request {
+pub(super) fn long_request(count: usize) -> crate::lesson::agent_types::Request {
     crate::lesson::agent_types::Request {
         tools: crate::lesson::agent_types::tool_definitions(Lang::En),
         messages: (0..count)
@@ -508,6 +508,6 @@ fn type_names_lose_their_paths() {
 }
 
 /// The tests' functions return no errors the recorder would have to word.
-fn no_errors(_: &dyn std::any::Any) -> ErrorInfo {
+pub(super) fn no_errors(_: &dyn std::any::Any) -> ErrorInfo {
     ErrorInfo { code: "error", message: String::new(), line: None, column: None }
 }

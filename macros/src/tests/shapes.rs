@@ -7,7 +7,7 @@ use syn::{Pat, Stmt};
 
 use super::{ident, names, scope};
 use crate::scope::{bind_local, bind_pattern, bind_typed, Scope};
-use crate::shapes::{appended_by, copied_by, element_set_by, moved_by, returned_by};
+use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by};
 
 /// A statement: `text` as written if it ends in `;` or a block, else an expression without `;`
 /// (a block's tail).
@@ -157,6 +157,43 @@ fn a_copy_is_a_clone_of_another_binding() {
     assert_eq!(copied("let messages = messages.clone();"), None);
     assert_eq!(copied("let prepared = other.clone();"), None);
     assert_eq!(copied("let (prepared, x) = messages.clone();"), None);
+}
+
+#[test]
+fn a_binding_made_of_a_call_s_value_is_a_let_of_the_call_or_of_a_struct_of_it() {
+    let made = |text: &str| {
+        let made = made_by(&stmt(text));
+        let name = |(binding, field, callee): &crate::shapes::Made| {
+            let field = field.as_ref().map_or(String::new(), |field| format!(".{field}"));
+            format!("{binding}{field}={callee}")
+        };
+        made.iter().map(name).collect::<Vec<_>>()
+    };
+    assert_eq!(made("let plan = format_todos(&state.items, lang);"), ["plan=format_todos"]);
+    assert_eq!(made("let list = validate_todos(items)?;"), ["list=validate_todos"]);
+    assert_eq!(made("let list = crate::lesson::validate_todos(items)?;"), ["list=validate_todos"]);
+    assert_eq!(
+        made("let request = Request { tools: tools(lang), messages: prepare(&h)?, n: 1 };"),
+        ["request.tools=tools", "request.messages=prepare"]
+    );
+    // The outer call's value: what `tweak` returned, whatever it did to what `prepare` did.
+    assert_eq!(
+        made("let request = Request { messages: tweak(prepare(&h)?) };"),
+        ["request.messages=tweak"]
+    );
+    // Not a call's value as it returned it, or not a free function's.
+    for text in [
+        "let list = validate_todos(items)?.len();",
+        "let list = validate_todos(items).unwrap();",
+        "let list = &validate_todos(items);",
+        "let (list, n) = pair(items);",
+        "let Some(list) = find(items) else { return 0 };",
+        "let list = Vec::new();",
+        "let list = <T as Trait>::make();",
+        "let list = model.reply(&request)?;",
+    ] {
+        assert_eq!(made(text), Vec::<String>::new(), "{text}");
+    }
 }
 
 #[test]

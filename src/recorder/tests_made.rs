@@ -1,0 +1,107 @@
+//! The shortcut for a binding made of a traced call's value (`Hints::made`), held to a full write.
+
+use super::tables::BYTES_WRITTEN;
+use super::tests::{long_request, no_errors, writes, Echo, Noted};
+use crate::lesson::agent_types::{tool_definitions, Model, Request, ToolDefinition};
+use crate::lesson::types::Message;
+use crate::lesson::Lang;
+use todo_trace_macros::traced;
+
+#[traced]
+fn noted_list(first: u32) -> Vec<Noted> {
+    let list: Vec<Noted> = (first..first + 8).map(Noted).collect();
+    list
+}
+
+#[traced]
+fn take_list(first: u32) -> usize {
+    let list = noted_list(first);
+    list.len()
+}
+
+/// `let list = noted_list(..);` takes the value the call returned, as stored at its return.
+#[test]
+fn a_binding_made_of_a_traced_call_s_value_is_not_written_again() {
+    let (quick, every) = writes("take_list", || take_list(1));
+    // The eight records once, at the callee's last step; not again in the caller.
+    assert_eq!(quick, 8, "against {every} with every value");
+}
+
+#[traced]
+fn take_nested(first: u32) -> usize {
+    let list = noted_list(noted_list(first).len() as u32);
+    list.len()
+}
+
+/// Two calls of the name returned to the statement: which one made the binding is not known, so
+/// it is written (taking the first would show the inner call's records).
+#[test]
+fn a_binding_made_where_two_calls_of_the_name_returned_is_written() {
+    let (quick, _) = writes("take_nested", || take_nested(1));
+    assert_eq!(quick, 8 + 8 + 8);
+}
+
+#[traced]
+fn checked(n: u32) -> Result<u32, String> {
+    if n > 9 {
+        return Err("too big".into());
+    }
+    Ok(n)
+}
+
+#[traced]
+fn keep_result(n: u32) -> u32 {
+    let outcome = checked(n);
+    outcome.unwrap_or(0)
+}
+
+/// Without `?`, the binding is the whole `Result`, not the `Ok` value the call stored: a type the
+/// call did not return is written (else the trace would show `3` for `{"Ok":3}`). An error stores
+/// no value to take.
+#[test]
+fn a_binding_of_another_type_than_the_call_returned_is_written() {
+    writes("keep_result", || keep_result(3));
+    writes("keep_result", || keep_result(30));
+}
+
+#[traced]
+fn prepared(count: usize) -> Result<Vec<Message>, String> {
+    let messages = long_request(count).messages;
+    Ok(messages)
+}
+
+#[traced]
+fn tools_of() -> Vec<ToolDefinition> {
+    let tools = tool_definitions(Lang::En);
+    tools
+}
+
+#[traced]
+fn ask_prepared(model: &mut dyn Model, count: usize) -> Result<usize, String> {
+    let request = Request { tools: tools_of(), messages: prepared(count)? };
+    let reply = model.reply(&request).map_or(0, |reply| reply.len());
+    Ok(reply)
+}
+
+/// The bytes of JSON a quick recording of `ask_prepared(count)` writes, after holding it to a full one.
+fn written_asking(count: usize) -> usize {
+    writes("ask_prepared", || ask_prepared(&mut Echo, count));
+    BYTES_WRITTEN.with(|written| written.set(0));
+    let settings = super::Settings::default();
+    super::record_with("ask_prepared", &[], settings, no_errors, || ask_prepared(&mut Echo, count));
+    BYTES_WRITTEN.with(|written| written.get())
+}
+
+/// A request whose `messages` field a traced call made has them from that call's value: they are
+/// written once, where the callee's step wrote them, not again as the request's. Its `tools`, made
+/// by a traced call too, are not taken for the messages.
+#[test]
+fn a_request_made_of_a_traced_call_s_messages_does_not_write_them_again() {
+    let messages = |count| serde_json::to_vec(&long_request(count).messages).unwrap().len();
+    let more = written_asking(12) - written_asking(6);
+    let once = messages(12) - messages(6);
+    assert!(more < once * 3 / 2, "{more} bytes more for six more messages, {once} once");
+    for count in [0, 1] {
+        written_asking(count);
+    }
+}
