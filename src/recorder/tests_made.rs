@@ -88,7 +88,9 @@ fn written_asking(count: usize) -> usize {
     writes("ask_prepared", || ask_prepared(&mut Echo, count));
     BYTES_WRITTEN.with(|written| written.set(0));
     let settings = super::Settings::default();
-    super::record_with("ask_prepared", &[], settings, no_errors, || ask_prepared(&mut Echo, count));
+    let run = || ask_prepared(&mut Echo, count);
+    let (_, asked) = super::record_with("ask_prepared", &[], settings, no_errors, run);
+    assert_eq!(asked, Ok(0));
     BYTES_WRITTEN.with(|written| written.get())
 }
 
