@@ -56,11 +56,11 @@ export function createView({ setting, isLoop, whatIf, number, t, words, entry, r
       el('li', {}, richText(item.text, resolve), ' ', el('button', {
         type: 'button', class: 'show-me', 'data-action': 'show-me', title: t.showMe[1], text: t.showMe[0], onclick: showMe[i],
       }))))),
-    setup.chooser,
-    runs?.part,
-    bar.eventChooser,
-    predict.toggle,
-    whatIf?.control,
+    // The loop figure's settings in two groups, what runs and where to pause, which sit side by side on a wide
+    // screen (style.css): one under the other they were a fifth of the figure's height.
+    isLoop
+      ? el('div', { class: 'settings' }, el('div', { class: 'settings-run' }, setup.chooser, runs?.part), el('div', { class: 'settings-pause' }, bar.eventChooser, predict.toggle, whatIf?.control))
+      : [setup.chooser, predict.toggle],
     bar.bar,
     // The question asked sits just under the controls that were pressed.
     predict.panel,
