@@ -54,9 +54,10 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
       if (details instanceof HTMLDetailsElement && details.dataset.path) folds.set(details.dataset.path, !details.open);
     });
   }
-  // The loop's locals hold what its own panes show (the plan, the conversation, the request): there any list or object
-  // longer than a line or two starts folded.
-  const large = isLoop ? 160 : undefined;
+  // The loop's locals hold what its own panes show (the plan, the conversation, the request, the tool calls): there
+  // any list or object longer than about a line of its column starts folded, to its summary line, and the reader
+  // unfolds what they want to see (kept across steps, above). Open, they made the locals two screens long.
+  const large = isLoop ? 48 : undefined;
   // Refused text never ran: no state to show and nothing printed.
   const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
 
