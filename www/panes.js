@@ -34,9 +34,9 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
   const sections = Object.entries(panes).map(([name, body]) =>
     el('section', { 'data-pane': name }, el('h3', { text: t.panes[/** @type {keyof Words['panes']} */ (name)] }), body));
   // The loop's seven panes in two columns: the debugger's (locals, call stack, output) and the loop's own
-  // (conversation, plan, request, evidence). On a wide screen each column is a box of its own that scrolls, about a
-  // screen tall beside the code pane (style.css), so the figure stays within two screens; in one column the boxes
-  // give way and the panes follow each other in their usual order.
+  // (conversation, plan, request, evidence). On a wide screen each column is a box of its own that scrolls, as tall as
+  // the code pane beside it (style.css), so the figure stays within two screens; in one column the boxes give way and
+  // the panes follow each other in their usual order.
   const byName = Object.fromEntries(names.map((name, i) => [name, sections[i]]));
   const root = isLoop
     ? el('div', { class: 'side loop' },
