@@ -121,7 +121,14 @@ export function createView({ setting, isLoop, whatIf, number, t, words, entry, r
         root.style.setProperty('--bar-height', `${bar.bar.offsetHeight}px`);
         root.style.setProperty('--code-height', `${code.root.offsetHeight}px`);
         const target = (pane && side.root.querySelector(`[data-pane="${pane}"]`)) || panes;
-        target.scrollIntoView({ block: 'start' });
+        const column = target.parentElement;
+        if (column?.classList.contains('column') && column.scrollHeight > column.clientHeight) {
+          // A pane in a column that scrolls on its own (the loop figure's, on a wide screen): the pane to the column's
+          // top, and the panes to just under the bar. Scrolled into view itself, its margin for the bar applies in the
+          // column too, and the page then hides the column's top under the bar.
+          column.scrollTop += target.getBoundingClientRect().top - column.getBoundingClientRect().top;
+          panes.scrollIntoView({ block: 'start' });
+        } else target.scrollIntoView({ block: 'start' });
       });
     },
     /**

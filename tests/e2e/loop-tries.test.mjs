@@ -309,6 +309,25 @@ describe('the request and evidence panes follow the run', () => {
 });
 
 describe('the page', () => {
+  test('a large local of the loop starts folded; one the reader unfolds stays open at the next step', async () => {
+    const page = await openLesson(env, '?lang=en&loop.step=433', DESKTOP);
+    const loop = figure(page, 'loop');
+    const local = (name) => loop.locator('[data-pane="locals"] ul.locals > li', { has: page.locator('.name', { hasText: new RegExp(`^${name}$`) }) }).locator(':scope > .value > details.tree');
+    const open = (name) => local(name).evaluate((details) => details.open);
+    // The whole conversation (history) and the request: folded to their summary lines.
+    assert.equal(await open('history'), false);
+    assert.equal(await open('request'), false);
+    await local('history').locator(':scope > summary').click();
+    assert.equal(await open('history'), true);
+    const before = await where(page, 'loop');
+    await act(page, 'loop', 'step-over');
+    const after = await where(page, 'loop');
+    assert.ok(after.step > before.step && after.symbol === 'run_loop', `${before.step} → ${after.step} in ${after.symbol}`);
+    assert.equal(await open('history'), true, 'still unfolded after a step');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('every tap target of every figure is at least 24 px each way, on a phone and a desktop', async () => {
     for (const options of [PHONE, DESKTOP]) {
       const page = await openLesson(env, '?lang=en&loop.step=433', options);
