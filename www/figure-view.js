@@ -56,11 +56,11 @@ export function createView({ setting, isLoop, whatIf, number, t, words, entry, r
       el('li', {}, richText(item.text, resolve), ' ', el('button', {
         type: 'button', class: 'show-me', 'data-action': 'show-me', title: t.showMe[1], text: t.showMe[0], onclick: showMe[i],
       }))))),
-    setup.chooser,
-    runs?.part,
-    bar.eventChooser,
-    predict.toggle,
-    whatIf?.control,
+    // The loop figure's settings in two groups, what runs and where to pause, which sit side by side on a wide
+    // screen (style.css): one under the other they were a fifth of the figure's height.
+    isLoop
+      ? el('div', { class: 'settings' }, el('div', { class: 'settings-run' }, setup.chooser, runs?.part), el('div', { class: 'settings-pause' }, bar.eventChooser, predict.toggle, whatIf?.control))
+      : [setup.chooser, predict.toggle],
     bar.bar,
     // The question asked sits just under the controls that were pressed.
     predict.panel,
@@ -121,7 +121,14 @@ export function createView({ setting, isLoop, whatIf, number, t, words, entry, r
         root.style.setProperty('--bar-height', `${bar.bar.offsetHeight}px`);
         root.style.setProperty('--code-height', `${code.root.offsetHeight}px`);
         const target = (pane && side.root.querySelector(`[data-pane="${pane}"]`)) || panes;
-        target.scrollIntoView({ block: 'start' });
+        const column = target.parentElement;
+        if (column?.classList.contains('column') && column.scrollHeight > column.clientHeight) {
+          // A pane in a column that scrolls on its own (the loop figure's, on a wide screen): the pane to the column's
+          // top, and the panes to just under the bar. Scrolled into view itself, its margin for the bar applies in the
+          // column too, and the page then hides the column's top under the bar.
+          column.scrollTop += target.getBoundingClientRect().top - column.getBoundingClientRect().top;
+          panes.scrollIntoView({ block: 'start' });
+        } else target.scrollIntoView({ block: 'start' });
       });
     },
     /**

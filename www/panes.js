@@ -31,8 +31,18 @@ export const paneNames = (figure, isLoop) => (isLoop
 export function createPanes({ figure, isLoop, t, dispatch }) {
   const names = paneNames(figure, isLoop);
   const panes = Object.fromEntries(names.map((name) => [name, el('div', { class: 'pane-body' })]));
-  const root = el('div', { class: isLoop ? 'side loop' : 'side' }, Object.entries(panes).map(([name, body]) =>
-    el('section', { 'data-pane': name }, el('h3', { text: t.panes[/** @type {keyof Words['panes']} */ (name)] }), body)));
+  const sections = Object.entries(panes).map(([name, body]) =>
+    el('section', { 'data-pane': name }, el('h3', { text: t.panes[/** @type {keyof Words['panes']} */ (name)] }), body));
+  // The loop's seven panes in two columns: the debugger's (locals, call stack, output) and the loop's own
+  // (conversation, plan, request, evidence). On a wide screen each column is a box of its own that scrolls, as tall as
+  // the code pane beside it (style.css), so the figure stays within two screens; in one column the boxes give way and
+  // the panes follow each other in their usual order.
+  const byName = Object.fromEntries(names.map((name, i) => [name, sections[i]]));
+  const root = isLoop
+    ? el('div', { class: 'side loop' },
+      el('div', { class: 'column debug' }, byName.locals, byName.stack, byName.output),
+      el('div', { class: 'column run' }, byName.conversation, byName.plan, byName.request, byName.evidence))
+    : el('div', { class: 'side' }, sections);
 
   // What the reader folds or unfolds in a value stays so at the next step (the panes are redrawn): a summary's click
   // comes before its toggle, so the part's new state is the opposite of its current one.
@@ -44,9 +54,10 @@ export function createPanes({ figure, isLoop, t, dispatch }) {
       if (details instanceof HTMLDetailsElement && details.dataset.path) folds.set(details.dataset.path, !details.open);
     });
   }
-  // The loop's locals hold what its own panes show (the plan, the conversation, the request): there any list or object
-  // longer than a line or two starts folded.
-  const large = isLoop ? 160 : undefined;
+  // The loop's locals hold what its own panes show (the plan, the conversation, the request, the tool calls): there
+  // any list or object longer than about a line of its column starts folded, to its summary line, and the reader
+  // unfolds what they want to see (kept across steps, above). Open, they made the locals two screens long.
+  const large = isLoop ? 48 : undefined;
   // Refused text never ran: no state to show and nothing printed.
   const notRun = () => [el('p', { class: 'empty', text: t.input.notRun })];
 
