@@ -1,5 +1,6 @@
 // Issue 26's budgets for a long recorded run: a 100-model-call run file with tool outputs up to 64 KiB, traced in Chromium (time, cost per step against a validate step) and stepped through in the loop figure (latency).
 // Usage: node bench/run-file.mjs (serves www/ itself and prints a markdown section); bench/run.mjs calls measureRunFile().
+import { writeFileSync } from 'node:fs';
 import { allFiguresReady, startBrowser } from '../tests/e2e/helpers.mjs';
 
 /** How many model calls the long run makes, and the largest tool output in it. */
@@ -126,8 +127,8 @@ const median = (xs) => {
 };
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * 0.95) - 1)];
 
-/** Measures the long run in a fresh page of `url` (the lesson page) in `browser`. */
-export async function measureRunFile(browser, url) {
+/** Measures the long run in a fresh page of `url` (the lesson page) in `browser`; `saveTo` also writes the run file there. */
+export async function measureRunFile(browser, url, saveTo = undefined) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   try {
@@ -135,6 +136,8 @@ export async function measureRunFile(browser, url) {
     await allFiguresReady(page);
     const run = await page.evaluate(buildRun, { calls: CALLS, big: BIG, bigReads: BIG_READS });
     if (run.problem) return { problem: run.problem };
+    // The same file natively: BENCH_SAVE_RUN=FILE node bench/run-file.mjs, then cargo run --release --example long_run FILE.
+    if (saveTo) writeFileSync(saveTo, await page.evaluate(() => window.__longRun));
     const traced = await page.evaluate(timeTraces, { times: TRACES });
     const stepped = await page.evaluate(stepLongRun, { clicks: STEP_CLICKS });
     const validUs = (median(traced.validMs) * 1000) / traced.validSteps;
@@ -209,7 +212,7 @@ export function runFileSection(r, date) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = await startBrowser();
-  const result = await measureRunFile(env.browser, `${env.origin}/`);
+  const result = await measureRunFile(env.browser, `${env.origin}/`, process.env.BENCH_SAVE_RUN);
   await env.close();
   console.log(JSON.stringify(result, null, 2));
   console.log(runFileSection(result, new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'));
