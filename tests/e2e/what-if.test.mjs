@@ -170,7 +170,8 @@ for (const [lang, device, options] of [['en', 'desktop', DESKTOP], ['zh', 'phone
       const choose = async (id, budget) => {
         await page.evaluate((id) => globalThis.openRecorded(id), id);
         await page.locator('#recorded [data-action="what-if"]').click();
-        // A recording holds no answer of its own to leave out: both are offered.
+        // A recording holds no answer of its own to leave out: both are offered (the choices are drawn after the click).
+        await page.locator('#recorded select[data-control="budget"]').waitFor();
         assert.equal(await page.locator('#recorded [data-change="allow"], #recorded [data-change="deny"]').count(), 2);
         await page.locator('#recorded select[data-control="budget"]').selectOption(String(budget));
         await page.locator('#recorded [data-action="what-if-budget"]').click();
