@@ -9,6 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::folder::{workspace, TempDir};
 use support::tool_calls;
 use todo_trace::host::claims::claims_of;
 use todo_trace::host::loop_scenarios::{run_in_memory, SCENARIOS};
@@ -28,19 +29,9 @@ fn practice_with(args: &[&str], adjust: impl FnOnce(&mut Command)) -> Output {
     command.output().expect("practice starts")
 }
 
-/// A folder removed when the test ends, pass or fail.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// `practice --json ARGS` in a fresh folder: the printed object, and the folder.
 fn json(args: &[&str]) -> (Value, TempDir) {
-    let dir = TempDir(fresh_folder().unwrap());
-    write_workspace(&dir.0).unwrap();
+    let dir = workspace();
     let mut all = vec!["--json", "--workspace", dir.0.to_str().unwrap()];
     all.extend_from_slice(args);
     let output = practice(&all);
@@ -257,7 +248,7 @@ fn the_nag_transcript_shows_the_reminder_once() {
 }
 
 fn workspace_with_main(source: &str) -> TempDir {
-    let dir = TempDir(fresh_folder().unwrap());
+    let dir = TempDir::new();
     write_workspace(&dir.0).unwrap();
     fs::write(dir.0.join("main.py"), source).unwrap();
     dir

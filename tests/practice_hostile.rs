@@ -7,29 +7,13 @@ mod support;
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use todo_trace::host::native::{fresh_folder, write_workspace};
-
-/// A folder removed when the test ends, pass or fail.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A fresh workspace with the lesson's two files.
-fn workspace() -> TempDir {
-    let dir = TempDir(fresh_folder().unwrap());
-    write_workspace(&dir.0).unwrap();
-    dir
-}
+use support::folder::workspace;
 
 /// A child killed when the test ends, so a hang fails the test instead of leaving a process behind.
 struct Killed(Child);

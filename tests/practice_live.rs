@@ -3,32 +3,18 @@
 //! bodies, retries and the SDK as judge, is tested through a local mock in `tests/live/`.
 #![cfg(all(unix, not(target_arch = "wasm32")))]
 
+mod support;
+
 use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use support::folder::workspace;
 use todo_trace::host::native::live::{LiveModel, Settings, DEFAULT_MODEL};
-use todo_trace::host::native::{fresh_folder, write_workspace};
 use todo_trace::lesson::agent_types::{tool_definitions, Model, Request};
 use todo_trace::lesson::types::{Lang, Message};
-
-/// A folder removed when the test ends, pass or fail.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn workspace() -> TempDir {
-    let dir = TempDir(fresh_folder().unwrap());
-    write_workspace(&dir.0).unwrap();
-    dir
-}
 
 /// `practice ARGS` with no terminal, no key and no base URL from the caller's environment.
 fn practice(args: &[&str], env: &[(&str, &str)]) -> Output {

@@ -1,12 +1,14 @@
 //! `practice --record` and `--replay` for real: every built-in scenario recorded, then replayed to the same transcript.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use support::folder::TempDir;
 use todo_trace::host::loop_scenarios::SCENARIOS;
-use todo_trace::host::native::fresh_folder;
 use todo_trace::lesson::agent_types::Decision;
 
 fn practice(args: &[&str]) -> Output {
@@ -20,25 +22,6 @@ fn practice_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         command.env(key, value);
     }
     command.output().expect("practice starts")
-}
-
-/// A folder removed when the test ends, pass or fail.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        TempDir(fresh_folder().unwrap())
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 /// The transcript of the run itself: from the user's question to the final plan. What is

@@ -1,6 +1,9 @@
 //! Reading a trace back in tests: locals and host fields as JSON values, scenario data by id.
 #![allow(dead_code)]
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod folder;
+
 use serde_json::{Map, Value};
 use todo_trace::host::entries::Data;
 use todo_trace::host::figures::{figure, scenario_def};
