@@ -12,6 +12,10 @@ export const LAUNCH = {
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
 
+/** The two sizes the issues name: a desktop at 1280×800, a phone at 390×844 (touch). For `openLesson`'s options. */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
 /** Starts the server and the browser; `close()` stops both. */
 export async function startBrowser() {
   const server = await startServer(`${root}www`, 0);

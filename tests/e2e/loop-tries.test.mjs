@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
-import { act, drawn, figure, lineOf, loadModule, openLesson, startBrowser, where } from './helpers.mjs';
+import { act, DESKTOP, drawn, figure, lineOf, loadModule, openLesson, PHONE, startBrowser, where } from './helpers.mjs';
 
 // A run recorded by `practice` (tests/fixtures/README.md), opened in the loop figure as a reader opens one.
 const RUN_FILE = await readFile(new URL('../fixtures/run-allow-en.json', import.meta.url), 'utf8');
@@ -14,9 +14,6 @@ before(async () => {
   api = await loadModule();
 });
 after(() => env.close());
-
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /**
  * Whether what `selector` finds in the loop figure (the last match with `last`) is on screen and not covered: the

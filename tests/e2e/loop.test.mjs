@@ -1,7 +1,7 @@
 // End-to-end: the loop figure walks every scenario of LOOP.md's table to its end, in both languages, on a phone and a desktop, and pauses on the host's decisions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, lineOf, openLesson, search, startBrowser, where } from './helpers.mjs';
+import { act, axeProblems, figure, lineOf, openLesson, PHONE, search, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -21,8 +21,6 @@ const TABLE = {
   nag: ['answered', 6, 2, 0, 2, 1, 'CCC'],
 };
 const LETTER = { pending: 'P', in_progress: 'I', completed: 'C' };
-
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** What the loop figure's panes show at the end of a run, read from the DOM. */
 function ending(page) {

@@ -1,7 +1,7 @@
 // End-to-end: "Predict, then reveal" asks, reveals and scores in all four figures, in both languages, on a desktop and a phone; the link keeps the switch.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, loadModule, openLesson, search, startBrowser } from './helpers.mjs';
+import { act, axeProblems, DESKTOP, figure, loadModule, openLesson, PHONE, search, startBrowser } from './helpers.mjs';
 
 let env;
 let api;
@@ -11,8 +11,6 @@ before(async () => {
 });
 after(() => env.close());
 
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 // The scenario each figure is run in: one whose questions have a wrong turn to take (a refusal, a decline).
 const RUNS = { validate: 'duplicate', write: 'active', prepare: 'pending', loop: 'deny' };
 const SCORE = {

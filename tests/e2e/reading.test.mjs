@@ -2,7 +2,7 @@
 // debugger that stays in view, "things to try" that set themselves up, values as structures, and the smaller things.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, figure, hostState, lineOf, openLesson, startBrowser, where } from './helpers.mjs';
+import { act, figure, hostState, lineOf, openLesson, PHONE, startBrowser, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -12,7 +12,6 @@ after(() => env.close());
 
 const LANGS = ['en', 'zh'];
 const FIGURES = ['validate', 'write', 'prepare'];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const SIZES = [['desktop', {}], ['phone', PHONE]];
 
 /** Every code row of the figure's code pane and call entry listing that is wider than its listing: should be none. */

@@ -1,7 +1,7 @@
 // End-to-end: the loop figure's "What if…" in both languages, on a desktop and a phone: allow vs deny, nag vs drift, allow vs a budget of 4, a recorded run replayed with a changed budget, a deep link, and axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { act, axeProblems, figure, openLesson, search, startBrowser, switchLanguage, where } from './helpers.mjs';
+import { act, axeProblems, DESKTOP, figure, openLesson, PHONE, search, startBrowser, switchLanguage, where } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -9,8 +9,6 @@ before(async () => {
 });
 after(() => env.close());
 
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const NEVER_SAW = { en: 'The recorded model never saw this', zh: '录制的模型从未见过它' };
 
 /** The compare view as data: the first difference, and per side its rows, the current one and the end. */
