@@ -48,15 +48,22 @@ setup() {
   fi
 }
 
-build() {
-  step "building the wasm module into www/pkg"
-  local started=$SECONDS
-  wasm-pack build --target web --release --out-dir www/pkg --no-pack
-  # wasm-pack cannot download binaryen here, so the npm package's wasm-opt shrinks the module. --converge (-Oz
-  # again until the size stops falling) saves about 0.2 KB gzip, in dist/ as here (measured 2026-12-04).
+# One module: wasm-pack builds it with the cargo flags given, then the npm package's wasm-opt shrinks it (wasm-pack
+# cannot download binaryen here). --converge (-Oz again until the size stops falling) saves about 0.2 KB gzip.
+module() {
+  local dir=$1
+  shift
+  wasm-pack build --target web --release --out-dir "$dir" --no-pack -- "$@"
   node_modules/.bin/wasm-opt -Oz --converge --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    www/pkg/todo_trace_bg.wasm -o www/pkg/todo_trace_bg.wasm
+    "$dir/todo_trace_bg.wasm" -o "$dir/todo_trace_bg.wasm"
+}
+
+build() {
+  local started=$SECONDS
+  step "building the wasm modules: www/pkg (every figure) and www/pkg-plan (figures 1-3, fetched first)"
+  module www/pkg
+  module www/pkg-plan --no-default-features --features console_error_panic_hook
   mkdir -p www/vendor
   # speed-highlight's tokenizer and its Rust rules: plain ES modules, about 1 KB gzip together.
   cp node_modules/@speed-highlight/core/dist/tokenize.js www/vendor/shj-tokenize.js
@@ -66,10 +73,11 @@ build() {
   cp node_modules/@speed-highlight/core/dist/tokenize.d.ts www/vendor/shj-tokenize.d.ts
   cp node_modules/@speed-highlight/core/dist/languages/rs.d.ts www/vendor/shj-rs.d.ts
   cp node_modules/@speed-highlight/core/dist/languages/todo.d.ts www/vendor/shj-todo.d.ts
-  local raw gz
-  raw=$(wc -c < www/pkg/todo_trace_bg.wasm)
-  gz=$(gzip -9 -c www/pkg/todo_trace_bg.wasm | wc -c)
-  echo "www/pkg/todo_trace_bg.wasm: $raw bytes raw, $gz bytes gzip; built in $((SECONDS - started)) s"
+  local wasm
+  for wasm in www/pkg/todo_trace_bg.wasm www/pkg-plan/todo_trace_bg.wasm; do
+    echo "$wasm: $(wc -c < "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzip"
+  done
+  echo "built in $((SECONDS - started)) s"
 }
 
 # dist/todo-trace/: one folder an author copies to their site; dist/example.html: an article that embeds two figures.

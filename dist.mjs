@@ -1,4 +1,4 @@
-// Writes dist/todo-trace/, the folder an author copies, from www/ and the built module in www/pkg/.
+// Writes dist/todo-trace/, the folder an author copies, from www/ and the built modules in www/pkg/ and www/pkg-plan/.
 // Usage: node dist.mjs  (./build.sh dist runs it after building, then prints the folder's size).
 //
 // esbuild bundles the element with every module it imports, minified. What the element imports later (the JS API with
@@ -8,18 +8,20 @@
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 
-const PKG = 'www/pkg';
 const OUT = 'dist/todo-trace';
 
 rmSync('dist', { recursive: true, force: true });
-mkdirSync(`${OUT}/pkg`, { recursive: true });
-copyFileSync(`${PKG}/todo_trace_bg.wasm`, `${OUT}/pkg/todo_trace_bg.wasm`);
-copyFileSync(`${PKG}/todo_trace.js`, `${OUT}/pkg/todo_trace.js`);
+// The whole module and the plan module (figures 1–3), each in its folder.
+for (const pkg of ['pkg', 'pkg-plan']) {
+  mkdirSync(`${OUT}/${pkg}`, { recursive: true });
+  copyFileSync(`www/${pkg}/todo_trace_bg.wasm`, `${OUT}/${pkg}/todo_trace_bg.wasm`);
+  copyFileSync(`www/${pkg}/todo_trace.js`, `${OUT}/${pkg}/todo_trace.js`);
+}
 
 await build({
   entryPoints: ['www/embed.js', 'www/api.js', 'www/code.js', 'www/text-zh.js', 'www/text-en.js', 'www/style.css'],
-  // api.js imports the glue by this path, which is where it is copied.
-  external: ['./pkg/todo_trace.js'],
+  // api.js imports the glue by these paths, which is where it is copied.
+  external: ['./pkg/todo_trace.js', './pkg-plan/todo_trace.js'],
   bundle: true,
   splitting: true,
   minify: true,

@@ -9,7 +9,7 @@
 // and uses none of them is loaded too, under the same network, as a check of what the emulated network gives.
 //
 // Alone: `node bench/slow4g.mjs` (after ./build.sh dist) prints the table. With BENCH_BASELINE=REV (a git revision)
-// the www/, example/ and dist.mjs of REV are staged beside this tree's, with this build's www/pkg, and measured in the
+// the www/, example/ and dist.mjs of REV are staged beside this tree's, with this build's modules, and measured in the
 // same run, interleaved: before and after side by side.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -85,11 +85,11 @@ export async function slowLoad(browser, url, { ids = [], timeout = 60_000 } = {}
   return { ok, builtAt, readyAt, fcp, bytes, requests: files.length, files, errors };
 }
 
-/** A throwaway copy of REV's www/, example/ and dist.mjs, with this build's www/pkg and www/vendor, and its dist/ written. */
+/** A throwaway copy of REV's www/, example/ and dist.mjs, with this build's modules and www/vendor, and its dist/ written. */
 export function stageBaseline(rev) {
   const dir = mkdtempSync(`${os.tmpdir()}/todo-trace-baseline-`);
   execFileSync('sh', ['-c', `git archive ${JSON.stringify(rev)} www example dist.mjs | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT });
-  cpSync(`${ROOT}www/pkg`, `${dir}/www/pkg`, { recursive: true });
+  for (const pkg of ['pkg', 'pkg-plan']) cpSync(`${ROOT}www/${pkg}`, `${dir}/www/${pkg}`, { recursive: true });
   cpSync(`${ROOT}www/vendor`, `${dir}/www/vendor`, { recursive: true });
   symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
   execFileSync('node', ['dist.mjs'], { cwd: dir, stdio: 'inherit' });

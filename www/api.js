@@ -4,7 +4,11 @@
 // The wasm exports (src/api/mod.rs) take only strings and return JSON text, so no JS value ever enters Rust: nothing a
 // getter or a Proxy does can run, or throw, inside a Rust frame. Everything a trace holds is decided in Rust; this file
 // only turns text into objects, and makes whole the long values the recorder stored by their parts.
-import init, * as wasm from './pkg/todo_trace.js';
+//
+// Two builds of one crate answer it: the whole module (pkg/, every figure) and the plan module (pkg-plan/, figures 1–3
+// in about half the bytes), which a page fetches first so its first figures need not wait for the loop's code. Each
+// call goes to the whole module once it is loaded, else to the plan module, which answers a loop call with an Error
+// that says so.
 import { MAX_INPUT_BYTES, readValue } from './value.js';
 
 /** @typedef {import('./pkg/todo_trace.js').Trace} Trace */
@@ -15,7 +19,42 @@ import { MAX_INPUT_BYTES, readValue } from './value.js';
 /** @typedef {import('./pkg/todo_trace.js').RunFile} RunFile */
 /** @typedef {import('./pkg/todo_trace.js').WhatIf} WhatIf */
 
-export default init;
+/** @typedef {typeof import('./pkg/todo_trace.js')} Module */
+/** @typedef {import('./pkg/todo_trace.js').InitInput | Promise<import('./pkg/todo_trace.js').InitInput>} ModuleSource */
+
+/** @type {Module | null} */
+let whole = null;
+/** @type {Module | null} */
+let plan = null;
+
+/** The module a call goes to. @returns {Module} */
+function wasm() {
+  const loaded = whole ?? plan;
+  if (!loaded) throw new Error('the module is not loaded: call init() first');
+  return loaded;
+}
+
+/**
+ * Loads the whole module: every figure. Resolves to the module's exports, as wasm-bindgen's init does.
+ * @param {{module_or_path?: ModuleSource}} [options] where the wasm comes from; by default pkg/todo_trace_bg.wasm
+ */
+export default async function init(options) {
+  const glue = await import('./pkg/todo_trace.js');
+  const exports = await glue.default(options);
+  whole = glue;
+  return exports;
+}
+
+/**
+ * Loads the plan module: figures 1–3 only. Calls about the loop figure throw until init() has loaded the whole one.
+ * @param {{module_or_path?: ModuleSource}} [options] where the wasm comes from; by default pkg-plan/todo_trace_bg.wasm
+ */
+export async function initPlan(options) {
+  const glue = /** @type {Module} */ (await import('./pkg-plan/todo_trace.js'));
+  const exports = await glue.default(options);
+  plan = glue;
+  return exports;
+}
 
 /** Ids, symbols and languages are cut to this many UTF-16 units: none is nearly as long, and an error quotes only 40 characters. */
 const MAX_NAME_UNITS = 256;
@@ -48,22 +87,22 @@ function kind(value) {
 
 /** The figures, in the lesson's order. @returns {Figure[]} */
 export function figures() {
-  return JSON.parse(wasm.figuresJson());
+  return JSON.parse(wasm().figuresJson());
 }
 
 /** A figure's scenarios, labelled in `lang`; exactly one has `isDefault`. @param {unknown} figureId @param {unknown} lang @returns {Scenario[]} */
 export function scenarios(figureId, lang) {
-  return JSON.parse(wasm.scenariosJson(text('figureId', figureId), text('lang', lang)));
+  return JSON.parse(wasm().scenariosJson(text('figureId', figureId), text('lang', lang)));
 }
 
 /** The listing of a lesson function or call entry, cut from the compiled source file. @param {unknown} symbol @returns {Listing} */
 export function source(symbol) {
-  return JSON.parse(wasm.sourceJson(text('symbol', symbol)));
+  return JSON.parse(wasm().sourceJson(text('symbol', symbol)));
 }
 
 /** Runs a figure's scenario and returns every step. @param {unknown} figureId @param {unknown} scenarioId @param {unknown} lang @returns {Trace} */
 export function trace(figureId, scenarioId, lang) {
-  return traceFrom(wasm.traceJson(text('figureId', figureId), text('scenarioId', scenarioId), text('lang', lang)));
+  return traceFrom(wasm().traceJson(text('figureId', figureId), text('scenarioId', scenarioId), text('lang', lang)));
 }
 
 /**
@@ -77,7 +116,7 @@ export function traceInput(figureId, input, lang) {
   const typed = string('text', input);
   // Each UTF-16 unit is at least one byte of UTF-8: a longer text is refused before it is copied into wasm memory.
   if (typed.length > MAX_INPUT_BYTES) return refused(figure, { kind: 'textTooLarge', units: typed.length }, language);
-  return traceFrom(wasm.traceInputJson(figure, typed, language));
+  return traceFrom(wasm().traceInputJson(figure, typed, language));
 }
 
 /**
@@ -91,7 +130,7 @@ export function traceValue(figureId, value, lang) {
   const language = text('lang', lang);
   const read = readValue(value);
   if ('refused' in read) return refused(figure, read.refused, language);
-  return traceFrom(wasm.traceValueJson(figure, JSON.stringify(read.data), language));
+  return traceFrom(wasm().traceValueJson(figure, JSON.stringify(read.data), language));
 }
 
 /** The largest run file read, in bytes (src/host/runs/file.rs `MAX_BYTES`). */
@@ -105,7 +144,7 @@ export const MAX_RUN_BYTES = 1 << 20;
 export function traceRun(runText, lang) {
   const typed = string('text', runText);
   // Each UTF-16 unit is at least one byte of UTF-8: past the limit, only enough to be refused is copied into wasm memory.
-  return traceFrom(wasm.traceRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('lang', lang)));
+  return traceFrom(wasm().traceRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('lang', lang)));
 }
 
 /**
@@ -132,7 +171,7 @@ export function refusedRun(bytes, lang) {
 
 /** The run file of a built-in loop scenario, as an object. @param {unknown} scenarioId @param {unknown} lang @returns {RunFile} */
 export function runFile(scenarioId, lang) {
-  return JSON.parse(wasm.runFileJson(text('scenarioId', scenarioId), text('lang', lang)));
+  return JSON.parse(wasm().runFileJson(text('scenarioId', scenarioId), text('lang', lang)));
 }
 
 /**
@@ -141,7 +180,7 @@ export function runFile(scenarioId, lang) {
  * @param {unknown} scenarioId @param {unknown} change @param {unknown} lang @returns {WhatIf}
  */
 export function whatIf(scenarioId, change, lang) {
-  return JSON.parse(wasm.whatIfJson(text('scenarioId', scenarioId), text('change', change), text('lang', lang)));
+  return JSON.parse(wasm().whatIfJson(text('scenarioId', scenarioId), text('change', change), text('lang', lang)));
 }
 
 /**
@@ -151,12 +190,12 @@ export function whatIf(scenarioId, change, lang) {
  */
 export function whatIfRun(runText, change, lang) {
   const typed = string('text', runText);
-  return JSON.parse(wasm.whatIfRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('change', change), text('lang', lang)));
+  return JSON.parse(wasm().whatIfRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('change', change), text('lang', lang)));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */
 function refused(figure, refusal, lang) {
-  return traceFrom(wasm.traceRefusedJson(figure, JSON.stringify(refusal), lang));
+  return traceFrom(wasm().traceRefusedJson(figure, JSON.stringify(refusal), lang));
 }
 
 /**

@@ -93,22 +93,43 @@ async function queueBuild(/** @type {Part} */ build) {
   building = false;
 }
 
-// The module and the words, loaded once per page whatever the number of figures.
-/** @type {Promise<Api> | null} */
-let loadingApi = null;
+// The modules and the words, loaded once per page whatever the number of figures.
+/** @type {Promise<Api> | null} the plan module: figures 1–3 */
+let loadingPlan = null;
+/** @type {Promise<Api> | null} the whole module: every figure */
+let loadingWhole = null;
 /** @type {Map<string, Promise<Words>>} */
 const loadingWords = new Map();
 
-function loadApi() {
+/**
+ * The API with a module that has figure `id`. Figures 1–3 take the plan module, about half the bytes of the whole one,
+ * unless the whole one is already on its way; the loop figure takes the whole module.
+ * @param {string | null} id @returns {Promise<Api>}
+ */
+function loadApi(id) {
+  if (id === 'loop') return loadWhole();
+  return (loadingPlan ?? loadingWhole) ?? (loadingPlan = loadModule('plan'));
+}
+
+/**
+ * The API with the whole module, fetched once the plan module (if one is coming) has arrived, so that the bytes the
+ * first figures need come first and the rest after (bench/tricks.md).
+ * @returns {Promise<Api>}
+ */
+export function loadWhole() {
+  loadingWhole ??= Promise.resolve(loadingPlan?.catch(() => {})).then(() => loadModule('whole'));
+  return loadingWhole;
+}
+
+/** @param {'plan' | 'whole'} which @returns {Promise<Api>} */
+async function loadModule(which) {
   // The wasm (the largest file) is fetched at once, beside this module wherever the folder lives, rather than after
   // the JS API and the glue have arrived, which would add their round trips to the wait (bench/report.md).
-  loadingApi ??= (async () => {
-    const wasm = fetch(new URL('./pkg/todo_trace_bg.wasm', import.meta.url));
-    const api = await import('./api.js');
-    await api.default({ module_or_path: wasm });
-    return api;
-  })();
-  return loadingApi;
+  const folder = which === 'plan' ? 'pkg-plan' : 'pkg';
+  const wasm = fetch(new URL(`./${folder}/todo_trace_bg.wasm`, import.meta.url));
+  const api = await import('./api.js');
+  await (which === 'plan' ? api.initPlan : api.default)({ module_or_path: wasm });
+  return api;
 }
 
 // Each language's words, by a plain import() of each file, so a bundler (./build.sh dist) can follow both.
@@ -123,9 +144,9 @@ function loadWords(/** @type {Lang} */ lang) {
   return words;
 }
 
-/** For a page that has already loaded the module and its words (page.js): figures then use them. @param {Api} api @param {Lang} lang @param {Words} t */
+/** For a page that has already loaded the plan module and its words (page.js): figures then use them. @param {Api} api @param {Lang} lang @param {Words} t */
 export function provide(api, lang, t) {
-  loadingApi ??= Promise.resolve(api);
+  loadingPlan ??= Promise.resolve(api);
   if (!loadingWords.has(lang)) loadingWords.set(lang, Promise.resolve(t));
 }
 
@@ -290,7 +311,7 @@ export class TodoTraceFigure extends HTMLElement {
           this.#show(api, lang, t, traced);
         };
       });
-    Promise.all([loadApi(), loadWords(lang), this.#styled]).then(
+    Promise.all([loadApi(this.getAttribute('figure')), loadWords(lang), this.#styled]).then(
       ([api, t]) => show(api, t),
       (error) => {
         if (!current()) return;

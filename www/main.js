@@ -64,7 +64,8 @@ words.then((/** @type {Words} */ t) => {
 }, () => {});
 try {
   const api = await import('./api.js');
-  await api.default();
+  // The plan module, for figures 1–3; page.js fetches the whole module, for the loop figure, once this is in.
+  await api.initPlan();
   // The build in a task of its own, not in the one that finished instantiating the module.
   await new Promise((done) => setTimeout(done));
   await start(api);

@@ -1,6 +1,6 @@
 // The lesson page: the prose and the four debuggers in one language, with every figure's place kept in the URL.
 // @ts-check
-import { provide } from './embed.js';
+import { loadWhole, provide } from './embed.js';
 import { KEYS } from './figure.js';
 import { LANGS, readLink, writeLink } from './link.js';
 import { afterNextFrame, boundedNotice, el, richText } from './render.js';
@@ -45,6 +45,9 @@ export async function build(api, t, kept, restart) {
   };
 
   provide(api, lang, t);
+  // The loop figure's module, fetched now that the plan module is in: the wire is free, and the loop figure is built
+  // after the first frame. A failure is the loop figure's to show.
+  loadWhole().catch(() => {});
   /** @type {import('./embed.js').TodoTraceFigure[]} */
   const controllers = [];
   let lastSaved = -Infinity;

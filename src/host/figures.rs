@@ -132,6 +132,18 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// Whether this build holds the loop figure's runtime (the `loop` feature). A constant, so that in
+/// the plan module (built without it) every loop path after a check of it is dead code, left out.
+pub const LOOP_BUILT: bool = cfg!(feature = "loop");
+
+/// Why a loop call failed in the plan module.
+pub fn not_built() -> ApiError {
+    ApiError(
+        "the loop figure is not in this module (www/pkg-plan, figures 1–3): load the whole module (www/pkg)"
+            .to_string(),
+    )
+}
+
 pub fn parse_lang(lang: &str) -> Result<Lang, ApiError> {
     match lang {
         "zh" => Ok(Lang::Zh),

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
 
-use crate::host::figures::FigureId;
+use crate::host::figures::{FigureId, LOOP_BUILT};
 use crate::host::predict_words::{self as words, Answer};
 use crate::host::run::Trace;
 use crate::host::source::source;
@@ -52,7 +52,8 @@ pub fn questions(trace: &Trace, lang: Lang) -> Vec<Question> {
         return Vec::new();
     }
     let mut found = match trace.figure {
-        FigureId::Loop => loop_questions(trace, lang),
+        FigureId::Loop if LOOP_BUILT => loop_questions(trace, lang),
+        FigureId::Loop => Vec::new(),
         figure => result_question(trace, figure, lang).into_iter().collect(),
     };
     found.sort_by_key(|q| q.step);

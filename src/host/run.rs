@@ -6,7 +6,8 @@ use tsify::Tsify;
 use crate::host::claims::{claims, claims_along, ClaimsFrom, PlanClaim};
 use crate::host::entries::{run_agent, run_prepare, run_validate, run_write, Data};
 use crate::host::figures::{
-    figure, loop_scenario, scenario_def, scenario_defs, ApiError, Edits, Figure, FigureId, HostPart,
+    figure, loop_scenario, not_built, scenario_def, scenario_defs, ApiError, Edits, Figure,
+    FigureId, HostPart, LOOP_BUILT,
 };
 use crate::host::input;
 use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
@@ -105,6 +106,9 @@ pub fn trace_with(
 ) -> Result<Trace, ApiError> {
     let figure = figure(figure_id)?;
     if figure.id == FigureId::Loop {
+        if !LOOP_BUILT {
+            return Err(not_built());
+        }
         let scenario = loop_scenario(scenario_id)?;
         return Ok(run(figure, scenario.id, Data::agent(scenario.setup, lang), lang, settings));
     }
@@ -126,6 +130,9 @@ pub fn trace_run(text: &str, lang: Lang) -> Result<Trace, ApiError> {
 
 /// [`trace_run`] with other recording [`Settings`].
 pub fn trace_run_with(text: &str, lang: Lang, settings: Settings) -> Result<Trace, ApiError> {
+    if !LOOP_BUILT {
+        return Err(not_built());
+    }
     let figure = figure(FigureId::Loop.name())?;
     match runs::parse(text) {
         Ok(run) => Ok(run_file_trace(figure, RUN_SCENARIO, run, lang, settings)),
@@ -143,6 +150,9 @@ pub fn trace_run_with(text: &str, lang: Lang, settings: Settings) -> Result<Trac
 
 /// The run file of a built-in loop scenario.
 pub fn scenario_run(scenario_id: &str, lang: Lang) -> Result<RunFile, ApiError> {
+    if !LOOP_BUILT {
+        return Err(not_built());
+    }
     let scenario = loop_scenario(scenario_id)?;
     Ok(run_file(&scenario.setup, lang))
 }
@@ -320,7 +330,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
             FigureId::Write => (CallResult::of(run_write(data, lang), lang), None, None),
             FigureId::Prepare => (CallResult::of(run_prepare(data, lang), lang), None, None),
             FigureId::Loop => {
-                let Some(run) = &run_file else {
+                let Some(run) = run_file.as_ref().filter(|_| LOOP_BUILT) else {
                     let error = ErrorInfo {
                         code: "no_run",
                         message: String::new(),

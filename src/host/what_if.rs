@@ -10,7 +10,7 @@ use serde::Serialize;
 use tsify::Tsify;
 
 use crate::host::compare::{compare, Comparison};
-use crate::host::figures::{figure, loop_scenario, ApiError, FigureId};
+use crate::host::figures::{figure, loop_scenario, not_built, ApiError, FigureId, LOOP_BUILT};
 use crate::host::loop_scenarios::{run_file, AgentSetup};
 use crate::host::run::{replay_trace, run_file_trace, ReplayInfo, Trace, RUN_SCENARIO};
 use crate::host::runs::{self, RunFile};
@@ -144,6 +144,9 @@ pub enum Continues {
 
 /// A built-in scenario with a change: the stand-in runs again with the changed setup.
 pub fn what_if(scenario_id: &str, change: &str, lang: Lang) -> Result<WhatIf, ApiError> {
+    if !LOOP_BUILT {
+        return Err(not_built());
+    }
     let scenario = loop_scenario(scenario_id)?;
     let change = Change::parse(change)?;
     let figure = figure(FigureId::Loop.name())?;
@@ -161,6 +164,9 @@ pub fn what_if(scenario_id: &str, change: &str, lang: Lang) -> Result<WhatIf, Ap
 /// A run file's text with a change: its recording replayed with the changed settings. A file
 /// that cannot be read is an error here: the page only offers a "what if" on a run it replayed.
 pub fn what_if_run(text: &str, change: &str, lang: Lang) -> Result<WhatIf, ApiError> {
+    if !LOOP_BUILT {
+        return Err(not_built());
+    }
     let change = Change::parse(change)?;
     let run = runs::parse(text).map_err(|error| ApiError(error.message(lang)))?;
     let figure = figure(FigureId::Loop.name())?;

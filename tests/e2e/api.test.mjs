@@ -109,6 +109,31 @@ test('every trace crosses to JS as plain objects equal to its golden file made w
   assert.ok(stored > 0, 'some golden trace stores a value by its parts');
 });
 
+test('the plan module traces figures 1-3 as the whole module does, and refuses every loop call, saying where it is', async () => {
+  // A second instance of api.js, with only the plan module loaded (the first has the whole one, which it would use).
+  const plan = await import(`${new URL('../../www/api.js', import.meta.url)}?plan`);
+  await plan.initPlan({ module_or_path: await readFile(new URL('../../www/pkg-plan/todo_trace_bg.wasm', import.meta.url)) });
+  assert.deepEqual(plan.figures(), api.figures());
+  let traced = 0;
+  for (const figure of api.figures().filter((f) => f.id !== 'loop')) {
+    for (const lang of ['zh', 'en']) {
+      for (const { id } of plan.scenarios(figure.id, lang)) {
+        assert.deepEqual(plan.trace(figure.id, id, lang), api.trace(figure.id, id, lang), `${figure.id}/${id}/${lang}`);
+        traced++;
+      }
+      assert.deepEqual(plan.traceInput(figure.id, '[1]', lang), api.traceInput(figure.id, '[1]', lang));
+    }
+  }
+  assert.ok(traced >= 20, `${traced} traces`);
+  const run = JSON.stringify(api.runFile('allow', 'en'));
+  const notHere = /^Error: the loop figure is not in this module \(www\/pkg-plan, figures 1–3\): load the whole module/;
+  assert.throws(() => plan.trace('loop', 'allow', 'en'), notHere);
+  assert.throws(() => plan.traceRun(run, 'en'), notHere);
+  assert.throws(() => plan.runFile('allow', 'en'), notHere);
+  assert.throws(() => plan.whatIf('allow', 'deny', 'en'), notHere);
+  assert.throws(() => plan.whatIfRun(run, 'deny', 'en'), notHere);
+});
+
 test('a long trace of mostly ASCII with Chinese lines crosses intact', () => {
   const items = Array.from({ length: 20 }, (_, i) => ({ id: String(i + 1), content: i % 5 ? 'x'.repeat(150) : `读取文件 ${'中'.repeat(100)} 😀`, status: 'pending' }));
   const trace = api.traceInput('validate', JSON.stringify(items), 'zh');

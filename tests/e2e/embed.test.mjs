@@ -57,7 +57,7 @@ describe('the figure element in dist/', () => {
     assert.deepEqual(page.errors, []);
     for (const url of page.requests) assert.ok(url.startsWith(`${origin}/`), url);
     const wasm = page.requests.filter((url) => url.endsWith('.wasm'));
-    assert.deepEqual(wasm, [`${origin}/todo-trace/pkg/todo_trace_bg.wasm`], 'one module for both figures');
+    assert.deepEqual(wasm, [`${origin}/todo-trace/pkg-plan/todo_trace_bg.wasm`], 'one module, the plan module, for both figures');
     // And one style sheet: fetched once by embed.js and adopted by both shadow roots, (the lesson page, whose CSP has style-src 'self', shows constructed sheets apply under it).
     assert.deepEqual(page.requests.filter((url) => url.endsWith('.css')), [`${origin}/todo-trace/style.css`], 'one style sheet for both figures');
     // Each figure lives in its own shadow root: the document itself holds no figure parts.
