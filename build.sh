@@ -8,7 +8,8 @@ PORT="${PORT:-8000}"
 CHROMEDRIVER="/usr/bin/chromedriver"
 export PATH="$HOME/.cargo/bin:$PATH"
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it began, in seconds since the command started: where a run's time went.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -120,6 +121,7 @@ run_tests() {
     # server and browser, and every test waits for states, never for time, so they hold while another process runs.
     node --test --test-concurrency=2 tests/e2e/
   fi
+  step "every test passed"
 }
 
 cmd="${1:-}"
