@@ -11,7 +11,8 @@
 //!
 //! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call
 //! as the recorder follows it), `tables` (values stored once), and the one speed shortcut that
-//! needs a file of its own, `parts` (long values stored by their parts). The others are in `step`
+//! needs a file of its own, `parts` (long values stored by their parts); `write` writes the steps
+//! out as JSON by hand, for speed. The other shortcuts are in `step`
 //! below, each taken only when the probe's static facts prove it safe, and never with
 //! `Settings::every_value`, which the tests hold them to.
 
@@ -28,6 +29,7 @@ mod tests;
 #[cfg(test)]
 mod tests_made;
 mod trace;
+mod write;
 
 pub use probe::{
     a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Probe, RequestParts, Snapshot,

@@ -30,8 +30,12 @@ fn key(name: &str) -> Vec<u8> {
     format!("\"{name}\":").into_bytes()
 }
 
-/// A value index as JSON.
+/// A value index as JSON. Most are one digit (a step's locals, scope, host): pushed without itoa.
 pub(super) fn number(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 

@@ -214,6 +214,8 @@ pub struct Recording {
     pub scopes: Vec<Vec<u32>>,
     #[tsify(type = "HostField[][]")]
     pub hosts: Vec<HostView>,
+    /// Written by hand (`write.rs`), as serde_json would write them.
+    #[serde(serialize_with = "super::write::steps")]
     pub steps: Vec<Step>,
     pub output: Vec<String>,
     /// Every model call's request, in order (the loop figure only; absent elsewhere).
