@@ -4,19 +4,74 @@
 //! each string is escaped byte by byte and each field is a call through the serializer; here the keys
 //! are constants and the strings are nearly all names the compiler gave, checked once and copied. The
 //! text goes out as raw JSON (`write_raw`), as a stored value does. `Step` keeps its derived `Serialize`,
-//! which the golden tests hold this text to (`golden_text` in tests/traces.rs).
+//! which the golden tests hold this text to (`golden_text` in tests/traces.rs). The bindings, scopes and
+//! host views are written so too, for the same reason.
 
 use serde::Serializer;
 
 use super::parts::{each, number};
-use super::trace::{write_raw, Event, Step, NOT_UTF8};
+use super::trace::{write_raw, Binding, Event, HostView, Step, NOT_UTF8};
 
 /// `steps` as serde_json writes a `Vec<Step>` (compact).
 pub(super) fn steps<S: Serializer>(steps: &[Step], serializer: S) -> Result<S::Ok, S::Error> {
     // About 140 bytes a step: sized so that the text is not copied as it grows.
-    let mut out = Vec::with_capacity(160 * steps.len() + 2);
-    each(&mut out, steps, step);
+    raw(160 * steps.len(), serializer, |out| each(out, steps, step))
+}
+
+/// `bindings` as serde_json writes a `Vec<Binding>`: each binding's four strings were a quarter of the
+/// strings serde_json escaped in a short trace.
+pub(super) fn bindings<S: Serializer>(bindings: &[Binding], s: S) -> Result<S::Ok, S::Error> {
+    raw(40 * bindings.len(), s, |out| {
+        each(out, bindings, |out, binding| {
+            out.extend_from_slice(b"{\"name\":");
+            string(out, binding.name);
+            out.extend_from_slice(b",\"type\":");
+            string(out, binding.ty);
+            out.push(b'}');
+        })
+    })
+}
+
+/// `scopes` as serde_json writes a `Vec<Vec<u32>>`.
+pub(super) fn scopes<S: Serializer>(scopes: &[Vec<u32>], s: S) -> Result<S::Ok, S::Error> {
+    raw(32 * scopes.len(), s, |out| each(out, scopes, |out, scope| indices(out, scope)))
+}
+
+/// `hosts` as serde_json writes a `Vec<HostView>`.
+pub(super) fn hosts<S: Serializer>(hosts: &[HostView], s: S) -> Result<S::Ok, S::Error> {
+    raw(64 * hosts.len(), s, |out| {
+        each(out, hosts, |out, view| {
+            each(out, view, |out, field| {
+                out.extend_from_slice(b"{\"field\":");
+                string(out, field.field);
+                out.extend_from_slice(b",\"entries\":");
+                indices(out, &field.entries);
+                out.extend_from_slice(b",\"changes\":");
+                string(out, &field.changes);
+                if !field.was.is_empty() {
+                    out.extend_from_slice(b",\"was\":");
+                    indices(out, &field.was);
+                }
+                out.push(b'}');
+            })
+        })
+    })
+}
+
+/// The text `write` writes, of about `capacity` bytes, as raw JSON.
+fn raw<S: Serializer>(
+    capacity: usize,
+    serializer: S,
+    write: impl FnOnce(&mut Vec<u8>),
+) -> Result<S::Ok, S::Error> {
+    let mut out = Vec::with_capacity(capacity + 2);
+    write(&mut out);
     write_raw(std::str::from_utf8(&out).unwrap_or(NOT_UTF8), serializer)
+}
+
+/// `[1,2]`.
+fn indices(out: &mut Vec<u8>, list: &[u32]) {
+    each(out, list, |out, &n| number(out, n.into()));
 }
 
 fn step(out: &mut Vec<u8>, step: &Step) {
