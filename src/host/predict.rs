@@ -103,7 +103,8 @@ fn ask(
             picked.push(candidate);
         }
     }
-    picked.sort_by_key(Answer::order);
+    // Each key once (it is a `String`): `sort_by_key` made two for every comparison.
+    picked.sort_by_cached_key(Answer::order);
     let answer = picked.iter().position(|a| *a == right).unwrap_or(0) as u32;
     let choices =
         picked.iter().map(|a| Choice { key: a.key(), label: words::label(a, lang) }).collect();

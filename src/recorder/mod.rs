@@ -10,10 +10,11 @@
 //! frames, the line its call ran before, which locals and host entries changed) is decided here.
 //!
 //! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call
-//! as the recorder follows it), `tables` (values stored once), and the one speed shortcut that
-//! needs a file of its own, `parts` (long values stored by their parts). The others are in `step`
-//! below, each taken only when the probe's static facts prove it safe, and never with
-//! `Settings::every_value`, which the tests hold them to.
+//! as the recorder follows it), `tables` (values stored once), and the two speed shortcuts that
+//! need files of their own: `parts` (long values stored by their parts) and `write` (the steps and
+//! tables written out as JSON by hand). The others are in `step` below, each taken only when the
+//! probe's static facts prove it safe, and never with `Settings::every_value`, which the tests hold
+//! them to.
 
 use serde::Serialize;
 use std::any::Any;
@@ -28,6 +29,7 @@ mod tests;
 #[cfg(test)]
 mod tests_made;
 mod trace;
+mod write;
 
 pub use probe::{
     a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Probe, RequestParts, Snapshot,

@@ -30,8 +30,18 @@ fn key(name: &str) -> Vec<u8> {
     format!("\"{name}\":").into_bytes()
 }
 
-/// A value index as JSON.
+/// A value index as JSON. Most in a short trace are one or two digits (a step's locals, scope, host,
+/// line): pushed without itoa.
 pub(super) fn number(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
+    if n < 100 {
+        out.push(b'0' + (n / 10) as u8);
+        out.push(b'0' + (n % 10) as u8);
+        return;
+    }
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 

@@ -209,11 +209,16 @@ pub struct Recording {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional, type = "never")]
     pub parts: Vec<u32>,
+    /// Written by hand, as `steps`, `scopes` and `hosts` are (`write.rs`), as serde_json would write them.
+    #[serde(serialize_with = "super::write::bindings")]
     pub bindings: Vec<Binding>,
     /// Each a list of bindings (indices into `bindings`) in declaration order.
+    #[serde(serialize_with = "super::write::scopes")]
     pub scopes: Vec<Vec<u32>>,
+    #[serde(serialize_with = "super::write::hosts")]
     #[tsify(type = "HostField[][]")]
     pub hosts: Vec<HostView>,
+    #[serde(serialize_with = "super::write::steps")]
     pub steps: Vec<Step>,
     pub output: Vec<String>,
     /// Every model call's request, in order (the loop figure only; absent elsewhere).
