@@ -624,6 +624,26 @@ fn the_largest_input_makes_a_bounded_trace() {
     assert!(json.len() <= 5_000_000, "{} bytes", json.len());
 }
 
+/// `recorder/write.rs` writes a trace's steps, bindings, scopes and host views by hand, for speed:
+/// on every trace, what it wrote is what each type's derived `Serialize` writes, so the derive stays
+/// the one definition and a field added to one of them cannot be left out of the text.
+#[test]
+fn the_hand_written_parts_are_what_serde_writes() {
+    for (name, trace) in &every_trace() {
+        let written: Value = serde_json::from_str(&json(trace)).unwrap();
+        let r = &trace.recording;
+        let derived = [
+            ("steps", serde_json::to_value(&r.steps)),
+            ("bindings", serde_json::to_value(&r.bindings)),
+            ("scopes", serde_json::to_value(&r.scopes)),
+            ("hosts", serde_json::to_value(&r.hosts)),
+        ];
+        for (key, value) in derived {
+            assert_eq!(written[key], value.unwrap(), "{name}: {key}");
+        }
+    }
+}
+
 /// Golden files: one per figure x scenario x language, compact JSON with one step per line so a
 /// diff shows which step changed. `UPDATE_GOLDEN=1 cargo test` rewrites them after a deliberate change.
 #[test]
