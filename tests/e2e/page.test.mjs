@@ -177,6 +177,15 @@ describe('safety', () => {
     assert.ok(!preloaded.some((path) => later.includes(path)));
   });
 
+  test('the whole module is asked for only once the plan module has arrived, so the two never share the wire', async () => {
+    // On a slow network (Lighthouse's Slow 4G), where the plan module takes a while to arrive.
+    const slow = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+    const page = await openLesson(env, '?lang=en', {}, slow);
+    const plan = page.finished.find(({ url }) => new URL(url).pathname === '/pkg-plan/todo_trace_bg.wasm');
+    const whole = page.requests.findIndex((url) => new URL(url).pathname === '/pkg/todo_trace_bg.wasm');
+    assert.ok(plan && whole >= plan.asked, `the whole module was request ${whole}; the plan module ended after ${plan?.asked}`);
+  });
+
   test('the server sends text and the module gzipped to a client that asks, with their length, and as they are otherwise', async () => {
     const answer = (path, headers) =>
       new Promise((done, fail) => {
