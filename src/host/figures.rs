@@ -136,7 +136,10 @@ impl std::error::Error for ApiError {}
 /// the plan module (built without it) every loop path after a check of it is dead code, left out.
 pub const LOOP_BUILT: bool = cfg!(feature = "loop");
 
-/// Why a loop call failed in the plan module.
+/// Why a loop call failed in the plan module. Each way into the loop's runtime starts with
+/// `if !LOOP_BUILT { return Err(not_built()); }`: written so, what follows is unreachable on its face.
+/// (`loop_built()?` was tried: the optimizer could not prove the error path always taken, and the plan
+/// module kept the loop, 196 KB gzip in place of 122.)
 pub fn not_built() -> ApiError {
     ApiError(
         "the loop figure is not in this module (www/pkg-plan, figures 1–3): load the whole module (www/pkg)"
