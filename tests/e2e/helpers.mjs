@@ -34,7 +34,7 @@ export async function startBrowser() {
 /**
  * Opens the lesson at `query` and waits until every figure is ready. The returned page carries
  * `errors` (console errors and uncaught exceptions), `requests` (every URL it asked for), `responses`
- * (`{url, status}` of every answer: a 404 is an answer, not a failed request) and `failed` (the URLs
+ * (`{url, status}` of every answer: a 404 is an answer, not a failed request), `failed` (the URLs
  * of requests that got no answer at all) and `finished` (`{url, asked}` of every request that ended: `asked`, how many
  * requests had been made by then). `network`: conditions to emulate (CDP's Network.emulateNetworkConditions).
  */

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { act, axeProblems, figure, lineOf, loadModule, openLesson, startBrowser, switchLanguage, until } from './helpers.mjs';
+import { SLOW_4G } from '../../bench/slow4g.mjs';
 
 let env;
 before(async () => {
@@ -177,9 +178,8 @@ describe('safety', () => {
   });
 
   test('the whole module is asked for only once the plan module has arrived, so the two never share the wire', async () => {
-    // On a slow network (Lighthouse's Slow 4G), where the plan module takes a while to arrive.
-    const slow = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
-    const page = await openLesson(env, '?lang=en', {}, slow);
+    // On Lighthouse's Slow 4G, where the plan module takes a while to arrive.
+    const page = await openLesson(env, '?lang=en', {}, SLOW_4G);
     const plan = page.finished.find(({ url }) => new URL(url).pathname === '/pkg-plan/todo_trace_bg.wasm');
     const whole = page.requests.findIndex((url) => new URL(url).pathname === '/pkg/todo_trace_bg.wasm');
     assert.ok(plan && whole >= plan.asked, `the whole module was request ${whole}; the plan module ended after ${plan?.asked}`);
