@@ -100,14 +100,36 @@ serve() {
   exec node serve.mjs www "$PORT"
 }
 
+# The end-to-end suite mostly waits on the browser (about a third of two cores' time, bench/history.md), so it runs
+# beside the Rust tests, in a process group of its own that is stopped if this script stops first.
+e2e_start() {
+  e2e_log=$(mktemp)
+  setsid node --test --test-concurrency=4 tests/e2e/ >"$e2e_log" 2>&1 &
+  e2e_pid=$!
+  trap 'kill -- -"$e2e_pid" 2>/dev/null || true; rm -f "$e2e_log"' EXIT
+}
+
+# Prints the suite's report, then fails if the suite failed.
+e2e_finish() {
+  local status=0
+  wait "$e2e_pid" || status=$?
+  trap - EXIT
+  cat "$e2e_log"
+  rm -f "$e2e_log"
+  return "$status"
+}
+
 run_tests() {
   step "format"
   cargo fmt --all --check
+  step "end-to-end tests started (the page in headless Chromium; their report comes last)"
+  e2e_start
   step "clippy (native and wasm32)"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
   step "native tests"
-  cargo test --workspace
+  # --lib --bins --tests: not the examples, which are benchmarks that clippy above has already compiled.
+  cargo test --workspace --lib --bins --tests
   step "browser tests (wasm-bindgen-test in headless Chromium)"
   wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER"
   step "types of the page (tsc --noEmit against the module's generated declarations)"
@@ -115,12 +137,8 @@ run_tests() {
   step "live model (practice --live against a local mock of the Messages API; the pinned SDK as judge)"
   cargo build --bin practice
   node --test --test-concurrency=1 tests/live/
-  if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
-    step "end-to-end tests (the page in headless Chromium)"
-    # Two files at a time, one per core: 12.7 min one at a time, 5.7 min so (2026-12-05). Each file starts its own
-    # server and browser, and every test waits for states, never for time, so they hold while another process runs.
-    node --test --test-concurrency=2 tests/e2e/
-  fi
+  step "end-to-end tests (waiting for them to end)"
+  e2e_finish
   step "every test passed"
 }
 

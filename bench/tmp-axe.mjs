@@ -1,0 +1,10 @@
+import { startBrowser, openLesson } from '../tests/e2e/helpers.mjs';
+import { execSync } from 'node:child_process';
+const env = await startBrowser();
+const cpu = () => Number(execSync(`ps -eo cputimes,comm | awk '/chrom/ {s+=$1} END {print s}'`).toString());
+for (let i = 0; i < 10; i++) await openLesson(env, '?lang=en');
+await new Promise((r) => setTimeout(r, 2000));
+const c0 = cpu();
+await new Promise((r) => setTimeout(r, 10000));
+console.log('10 idle pages: chromium cpu s over 10 s:', cpu() - c0);
+await env.close();
