@@ -1,5 +1,6 @@
 // Lighthouse in its default mobile mode (simulated slow 4G, 4x CPU slowdown) on the served page: scores, metrics and what lies behind them.
-// Usage alone: node bench/lighthouse.mjs [RUNS] (serves www/ itself); ./build.sh bench calls lighthouseRuns().
+// Usage alone: node bench/lighthouse.mjs [RUNS] (serves www/ itself; LIGHTHOUSE_BASELINE=REV runs REV's page too,
+// interleaved); ./build.sh bench calls lighthouseRuns().
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { startServer } from '../serve.mjs';
@@ -35,6 +36,21 @@ function lcpElement(lhr) {
         phases: phases.map((p) => ({ phase: p.phase, ms: Math.round(p.timing) })),
       }
     : null;
+}
+
+/**
+ * The requests that had ended before the largest paint Lighthouse saw (unthrottled): its pessimistic estimate of the
+ * simulated LCP takes every one of them as holding that paint up. With the observed FCP and LCP.
+ */
+function beforeLcp(lhr) {
+  const observed = lhr.audits.metrics?.details?.items?.[0] ?? {};
+  const requests = lhr.audits['network-requests']?.details?.items ?? [];
+  const lcp = observed.observedLargestContentfulPaint ?? null;
+  return {
+    observedFcpMs: observed.observedFirstContentfulPaint ?? null,
+    observedLcpMs: lcp,
+    requests: lcp === null ? [] : requests.filter((r) => r.networkEndTime <= lcp).map((r) => new URL(r.url).pathname),
+  };
 }
 
 /** The main-thread tasks over 50 ms (Lighthouse's "long-tasks" audit), as simulated with the 4x slowdown. */
@@ -92,6 +108,7 @@ async function runOnce(url) {
       metrics: Object.fromEntries(METRICS.map((m) => [m.id, lhr.audits[m.id]?.numericValue ?? null])),
       metricScores: Object.fromEntries(METRICS.map((m) => [m.id, lhr.audits[m.id]?.score ?? null])),
       lcpElement: lcpElement(lhr),
+      beforeLcp: beforeLcp(lhr),
       longTasks: longTasks(lhr),
       failing: failing(lhr),
       flagged: flagged(lhr),
@@ -126,9 +143,46 @@ export async function lighthouseRuns(url, runs = 3, log = () => {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const server = await startServer(new URL('../www', import.meta.url).pathname, 0);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const result = await lighthouseRuns(url, Number(process.argv[2] ?? 3), console.error);
-  server.close();
-  console.log(JSON.stringify(result, null, 2));
+  const runs = Number(process.argv[2] ?? 3);
+  const sites = { now: new URL('../www', import.meta.url).pathname };
+  // LIGHTHOUSE_BASELINE=REV: REV's www/ too (staged as slow4g.mjs stages it, with this build's modules), one run of
+  // each in turn, so that both meet the same load on the machine.
+  const rev = process.env.LIGHTHOUSE_BASELINE;
+  const { stageBaseline } = rev ? await import('./slow4g.mjs') : {};
+  const baseline = rev ? stageBaseline(rev) : null;
+  if (baseline) sites[rev] = `${baseline}/www`;
+  const urls = {};
+  const servers = [];
+  for (const [name, dir] of Object.entries(sites)) {
+    const server = await startServer(dir, 0);
+    servers.push(server);
+    urls[name] = `http://127.0.0.1:${server.address().port}/`;
+  }
+  const os = await import('node:os');
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.error(`lighthouse: ${runs} runs of ${Object.keys(sites).join(' and ')}, interleaved; load average ${load()}`);
+  const all = Object.fromEntries(Object.keys(sites).map((name) => [name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const [name, url] of Object.entries(urls)) {
+      const one = await lighthouseRuns(url, 1, (line) => console.error(`${name}:${line.replace('1/1', `${i + 1}/${runs}`)}`));
+      all[name].push(...one.runs);
+    }
+  }
+  for (const server of servers) server.close();
+  if (baseline) (await import('node:fs')).rmSync(baseline, { recursive: true, force: true });
+  console.error(`load average after ${load()}`);
+  const result = {};
+  for (const [name, list] of Object.entries(all)) {
+    const done = list.filter((r) => r.scores);
+    result[name] = {
+      runs: list,
+      version: done[0]?.lighthouse ?? null,
+      settings: done[0] ? { formFactor: done[0].formFactor, throttlingMethod: done[0].throttlingMethod, throttling: done[0].throttling } : null,
+      scores: Object.fromEntries(CATEGORIES.map((c) => [c, median(done.map((r) => r.scores[c]))])),
+      metrics: Object.fromEntries(METRICS.map((m) => [m.id, median(done.map((r) => r.metrics[m.id]))])),
+    };
+    console.error(`${name}: median ${CATEGORIES.map((c) => `${c} ${result[name].scores[c]}`).join(', ')}; ` +
+      METRICS.map((m) => `${m.id} ${Math.round(result[name].metrics[m.id] * (m.unit ? 1 : 1000)) / (m.unit ? 1 : 1000)}`).join(', '));
+  }
+  console.log(JSON.stringify(rev ? result : result.now, null, 2));
 }

@@ -1,7 +1,7 @@
 //! `practice`'s live-model flags and its claims table (issue 26), and the live model's network
 //! failures against sockets that refuse or never answer. The Messages API itself, with headers,
 //! bodies, retries and the SDK as judge, is tested through a local mock in `tests/live/`.
-#![cfg(all(unix, not(target_arch = "wasm32")))]
+#![cfg(all(unix, not(target_arch = "wasm32"), feature = "live"))]
 
 mod support;
 

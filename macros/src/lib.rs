@@ -57,7 +57,7 @@ use quote::quote;
 
 /// The recorder's module, as every probe names it. A path from the crate's name, not `crate::`, so
 /// that a traced function compiles outside the todo-trace crate too (its tests of what cannot
-/// compile, tests/ui/); inside it, `extern crate self as todo_trace;` in its lib.rs gives the name.
+/// compile, macros/guarantees/tests/ui/); inside it, `extern crate self as todo_trace;` in its lib.rs gives the name.
 fn recorder_path() -> proc_macro2::TokenStream {
     quote!(::todo_trace::recorder)
 }

@@ -18,7 +18,7 @@ pub(crate) struct Binding {
     /// Not `mut`, and a shared reference by its declaration: its value cannot change while it is
     /// in scope, so no probe serializes it again. That needs a type without interior mutability:
     /// each probe asserts `recorder::frozen` (`RefUnwindSafe`) of it, which the single-thread cells
-    /// lack (tests/ui/interior_mutability.rs).
+    /// lack (macros/guarantees/tests/ui/interior_mutability.rs).
     pub(crate) frozen: bool,
 }
 

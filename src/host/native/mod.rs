@@ -10,7 +10,7 @@ mod contain;
 mod evidence;
 mod files;
 // ureq and its TLS stack do not build for wasm32, and the page never asks a live model.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "live"))]
 pub mod live;
 mod python;
 // humantime, like ureq, is a native-only dependency.

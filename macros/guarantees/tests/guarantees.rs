@@ -1,6 +1,6 @@
 //! What `#[traced]` promises it cannot get wrong silently, each as a program that must not
 //! compile (tests/ui/*.rs, with the compiler's message beside it in *.stderr), and one that must
-//! compile and run. To accept changed messages: `TRYBUILD=overwrite cargo test --test macro_guarantees`.
+//! compile and run. To accept changed messages: `TRYBUILD=overwrite cargo test -p todo-trace-guarantees`.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[test]
