@@ -216,19 +216,19 @@ fn history() -> Vec<Message> {
         Message { role: Role::User, content: Content::Text("Read, then run.".into()) },
         Message {
             role: Role::Assistant,
-            content: Content::Blocks(vec![Block::ToolUse {
+            content: Content::Blocks(std::sync::Arc::new(vec![Block::ToolUse {
                 id: "run_1".into(),
                 name: "run_main".into(),
                 input: json!({}),
-            }]),
+            }])),
         },
         Message {
             role: Role::User,
-            content: Content::Blocks(vec![Block::ToolResult {
+            content: Content::Blocks(std::sync::Arc::new(vec![Block::ToolResult {
                 tool_use_id: "run_1".into(),
                 content: "Not run: the user declined.".into(),
                 is_error: true,
-            }]),
+            }])),
         },
     ]
 }

@@ -267,8 +267,10 @@ fn message() -> impl Strategy<Value = Message> {
             Block::ToolResult { tool_use_id, content, is_error }
         }),
     ];
-    let content =
-        prop_oneof![sized(20).prop_map(Content::Text), vec(block, 0..3).prop_map(Content::Blocks),];
+    let content = prop_oneof![
+        sized(20).prop_map(Content::Text),
+        vec(block, 0..3).prop_map(|blocks| Content::Blocks(blocks.into())),
+    ];
     (role, content).prop_map(|(role, content)| Message { role, content })
 }
 

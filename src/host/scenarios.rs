@@ -147,19 +147,19 @@ fn history(lang: Lang) -> Vec<Message> {
         },
         Message {
             role: Role::Assistant,
-            content: Content::Blocks(vec![Block::ToolUse {
+            content: Content::Blocks(std::sync::Arc::new(vec![Block::ToolUse {
                 id: "run_1".into(),
                 name: "run_main".into(),
                 input: Value::Object(Map::new()),
-            }]),
+            }])),
         },
         Message {
             role: Role::User,
-            content: Content::Blocks(vec![Block::ToolResult {
+            content: Content::Blocks(std::sync::Arc::new(vec![Block::ToolResult {
                 tool_use_id: "run_1".into(),
                 content: lang.pick("未执行：用户拒绝。", "Not run: the user declined.").into(),
                 is_error: true,
-            }]),
+            }])),
         },
     ]
 }

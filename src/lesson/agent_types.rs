@@ -267,12 +267,12 @@ impl Message {
 
     /// A model's reply, stored as it came.
     pub fn assistant(blocks: Vec<Block>) -> Message {
-        Message { role: Role::Assistant, content: Content::Blocks(blocks) }
+        Message { role: Role::Assistant, content: Content::Blocks(blocks.into()) }
     }
 
     /// One round's tool results (and the reminder, when one is due), sent back as the user.
     pub fn results(blocks: Vec<Block>) -> Message {
-        Message { role: Role::User, content: Content::Blocks(blocks) }
+        Message { role: Role::User, content: Content::Blocks(blocks.into()) }
     }
 }
 

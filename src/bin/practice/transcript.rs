@@ -25,7 +25,10 @@ impl Model for Narrated<'_> {
         print_messages(&request.messages, self.shown, self.lang);
         let reply = self.model.reply(request)?;
         let mut seen = request.messages.clone();
-        seen.push(Message { role: Role::Assistant, content: Content::Blocks(reply.clone()) });
+        seen.push(Message {
+            role: Role::Assistant,
+            content: Content::Blocks(reply.clone().into()),
+        });
         print_messages(&seen, request.messages.len(), self.lang);
         self.shown = seen.len();
         Ok(reply)
@@ -65,7 +68,7 @@ pub(super) fn print_messages(messages: &[Message], from: usize, lang: Lang) {
         if message.role == Role::Assistant {
             calls += 1;
         }
-        for block in blocks {
+        for block in blocks.iter() {
             match block {
                 Block::Text { text } if message.role == Role::Assistant => match lang {
                     Lang::Zh => labelled(&format!("模型（第 {calls} 次调用）："), text),
@@ -103,7 +106,7 @@ fn tool_name<'a>(messages: &'a [Message], id: &str) -> &'a str {
     messages
         .iter()
         .filter_map(|message| match &message.content {
-            Content::Blocks(blocks) => Some(blocks),
+            Content::Blocks(blocks) => Some(blocks.iter()),
             Content::Text(_) => None,
         })
         .flatten()
