@@ -13,9 +13,9 @@ use crate::host::input;
 use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
 use crate::host::predict::{questions, Question};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
-use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Stop};
+use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Outcome, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
-use crate::recorder::{self, ErrorInfo, HostList, Recording, Settings};
+use crate::recorder::{self, ErrorInfo, Event, HostList, Recording, Settings};
 use serde_json::Value;
 
 /// A recorded run of one figure, as the page replays it.
@@ -324,7 +324,7 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     let data = Data { run: None, ..data };
     // What a run's output is checked against: expected.txt as the run read it, else the page's own.
     let expected = Some(run_file.as_ref().and_then(RunFile::expected).unwrap_or(EXPECTED_TXT));
-    let (recording, (result, claims, replay)) =
+    let (recording, (mut result, outcome, replay)) =
         recorder::record_with(figure.symbol, &fields, settings, describe, || match figure.id {
             FigureId::Validate => (CallResult::of(run_validate(data, lang), lang), None, None),
             FigureId::Write => (CallResult::of(run_write(data, lang), lang), None, None),
@@ -352,25 +352,39 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                     calls: run.calls.len(),
                     diverged: replay.diverged(),
                 };
-                let claims = result.as_ref().ok().map(|outcome| {
-                    // Why the loop stopped is the host's last decision, on the loop's last step.
-                    match outcome.stop {
-                        Stop::Answered => HostEvent::Answered,
-                        Stop::CallLimit => HostEvent::CallLimit,
+                match result {
+                    Ok(outcome) => {
+                        // Why the loop stopped is the host's last decision, on the loop's last step.
+                        match outcome.stop {
+                            Stop::Answered => HostEvent::Answered,
+                            Stop::CallLimit => HostEvent::CallLimit,
+                        }
+                        .decide();
+                        // Its value is written below, once the recording holds it.
+                        let result = CallResult { ok: true, value: None, error: None };
+                        (result, Some(outcome), Some(info))
                     }
-                    .decide();
-                    (claims(outcome, expected), outcome.history.clone())
-                });
-                (CallResult::of(result, lang), claims, Some(info))
+                    Err(error) => {
+                        (CallResult::of::<Outcome, _>(Err(error), lang), None, Some(info))
+                    }
+                }
             }
         });
     // The page's evidence pane at every step, worked out here from the host state each step holds.
-    let (claims, claims_along) = match claims {
-        Some((claims, history)) => {
-            (Some(claims), Some(claims_along(&recording, &history, expected)))
-        }
+    let (claims, claims_along) = match &outcome {
+        Some(outcome) => (
+            Some(claims(outcome, expected)),
+            Some(claims_along(&recording, &outcome.history, expected)),
+        ),
         None => (None, None),
     };
+    if let Some(outcome) = &outcome {
+        // The outcome as the recording stored it when `run_loop` returned it: the very text
+        // serde_json writes, put together from its stored parts, where writing it again escaped the
+        // whole history once more (the 100-call run's is 445 KB).
+        let stored = returned(&recording).map(|index| recording.value(index));
+        result.value = Some(stored.unwrap_or_else(|| recorder::Json::of(outcome)));
+    }
     let mut trace = Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
@@ -385,6 +399,12 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     };
     trace.questions = questions(&trace, lang);
     trace
+}
+
+/// The value the outermost call returned, as stored: the last step's, if it is that call's return.
+fn returned(recording: &Recording) -> Option<u32> {
+    let last = recording.steps.last()?;
+    (last.event == Event::Return && last.caller.is_none()).then_some(last.value).flatten()
 }
 
 /// The parts of a figure's [`Data`] that its call entry reads (entries.rs), each absent where the
