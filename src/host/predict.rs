@@ -8,9 +8,7 @@
 //! arguments) but not yet what it decided. The words are in `predict_words.rs`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::Value;
-use std::borrow::Cow;
 use tsify::Tsify;
 
 use crate::host::figures::{FigureId, LOOP_BUILT};
@@ -201,13 +199,10 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
     let events = decisions(steps, call_at, end);
     let has = |event: HostEvent| events.contains(&event.name());
     // The call's result: `(block, warning)`.
-    let returned = steps[end].value.map(|v| trace.recording.value(v));
-    let returned = returned.as_ref().and_then(|text| serde_json::from_str(text.get()).ok());
-    let Handled(block, warning) = returned.unwrap_or_default();
-    let warning = warning.as_ref().map_or("", |warning| &warning.code);
-    let is_error = block.is_error;
-    let message = block.content.and_then(|text| serde_json::from_str(text.get()).ok());
-    let message: String = message.unwrap_or_default();
+    let returned = steps[end].value.map(|v| json(&trace.recording.value(v))).unwrap_or_default();
+    let warning = returned[1]["code"].as_str().unwrap_or("");
+    let is_error = returned[0]["is_error"].as_bool().unwrap_or(false);
+    let message = returned[0]["content"].as_str().unwrap_or("").to_string();
     let step = call_at as u32;
     Some(match name {
         "todo_write" => {
@@ -258,26 +253,6 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
             ask(step, "tool", words::tool_prompt(other, lang), candidates, right, why, lang)
         }
     })
-}
-
-/// What a tool question reads of `execute_with_plan`'s `(result, warning)`. The result's content is
-/// kept as its JSON text and read as a string once: read into a `Value`, a long read's whole text
-/// was parsed into a tree for three fields.
-#[derive(Deserialize, Default)]
-struct Handled<'a>(#[serde(borrow)] HandledBlock<'a>, Option<HandledWarning<'a>>);
-
-#[derive(Deserialize, Default)]
-struct HandledBlock<'a> {
-    #[serde(default)]
-    is_error: bool,
-    #[serde(borrow, default)]
-    content: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct HandledWarning<'a> {
-    #[serde(borrow)]
-    code: Cow<'a, str>,
 }
 
 /// At the reminder check of a round without a plan update (the counter above 0): will the host
