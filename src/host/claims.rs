@@ -100,7 +100,7 @@ pub fn claims_along(
     let mut last: Option<(Vec<u32>, usize)> = None;
     // Most steps keep the view of the step before (views are stored once each): the same plan and
     // history, read again for nothing. Reading them at each of a long run's thousands of steps, the
-    // history's hundreds of entries each time, was a twelfth of its trace natively.
+    // history's hundreds of entries each time, was a tenth of its trace natively.
     let mut last_view = None;
     for (index, step) in recording.steps.iter().enumerate() {
         if last_view.replace(step.host) == Some(step.host) {

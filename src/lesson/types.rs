@@ -39,7 +39,7 @@ pub enum Role {
 /// The blocks are shared, never changed in place (nothing can reach them mutably through `Arc`): a
 /// copy of the history (`prepare_messages`, at every model call) is then a new list of the same
 /// messages, as a copy of a list of immutable strings is in Python, rather than every tool output
-/// copied again. Copying and dropping those was a sixth of a 100-call run's trace natively.
+/// copied again. Copying and dropping those was a quarter of a 100-call run's trace natively.
 #[derive(Serialize, Deserialize, Tsify, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum Content {
