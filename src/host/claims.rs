@@ -60,6 +60,11 @@ pub fn claims(outcome: &Outcome, expected: Option<&str>) -> Vec<PlanClaim> {
 /// Each item of `plan` against the tool results in `history`. An item outside the stand-in's three
 /// has no evidence that could back it.
 pub fn claims_of(plan: &[Todo], history: &[Message], expected: Option<&str>) -> Vec<PlanClaim> {
+    claims_by(plan, |needs| backing(history, needs, expected))
+}
+
+/// Each item of `plan` against the evidence `backing` finds for what the item needs.
+fn claims_by(plan: &[Todo], mut backing: impl FnMut(Needs) -> Option<Evidence>) -> Vec<PlanClaim> {
     plan.iter()
         .map(|item| {
             let needs = EVIDENCE.iter().find(|(id, _)| *id == item.id).map(|&(_, needs)| needs);
@@ -67,7 +72,7 @@ pub fn claims_of(plan: &[Todo], history: &[Message], expected: Option<&str>) -> 
                 Some(Needs::Read(path)) => ("read_file", Some(path)),
                 Some(Needs::Run) | None => ("run_main", None),
             };
-            let evidence = needs.and_then(|needs| backing(history, needs, expected));
+            let evidence = needs.and_then(&mut backing);
             let completed = item.status == "completed";
             PlanClaim {
                 id: item.id.clone(),
@@ -102,6 +107,9 @@ pub fn claims_along(
     // history, read again for nothing. Reading them at each of a long run's thousands of steps, the
     // history's hundreds of entries each time, was a tenth of its trace natively.
     let mut last_view = None;
+    // Each need's backing results in the final history, found once: a step's history is a prefix of
+    // it, and searching each prefix again was 5% of a 100-call run's trace natively (quadratic).
+    let mut found: Vec<(Needs, Vec<(usize, Evidence)>)> = Vec::new();
     for (index, step) in recording.steps.iter().enumerate() {
         if last_view.replace(step.host) == Some(step.host) {
             continue;
@@ -139,7 +147,17 @@ pub fn claims_along(
                 todo
             })
             .collect();
-        let claims = claims_of(&plan, &history[..length], expected);
+        let claims = claims_by(&plan, |needs| {
+            let at = match found.iter().position(|(n, _)| *n == needs) {
+                Some(at) => at,
+                None => {
+                    found.push((needs, backings(history, needs, expected)));
+                    found.len() - 1
+                }
+            };
+            let within = found[at].1.iter().find(|(from, _)| *from <= length);
+            within.map(|(_, evidence)| evidence.clone())
+        });
         last = Some((items, length));
         if along.last().is_none_or(|entry| entry.claims != claims) {
             along.push(ClaimsFrom { step: index as u32, claims });
@@ -188,6 +206,50 @@ fn backing(history: &[Message], needs: Needs, expected: Option<&str>) -> Option<
     })
 }
 
+/// Every result in `history` that backs what `needs`, in the order `backing` looks, each with the
+/// shortest prefix of the history that holds it and a call it answers: `backing` of a prefix is the
+/// first of these that the prefix holds.
+fn backings(history: &[Message], needs: Needs, expected: Option<&str>) -> Vec<(usize, Evidence)> {
+    // Each asked call's id, with the first message that asks it.
+    let mut asked: Vec<(&str, usize)> = Vec::new();
+    for (index, message) in history.iter().enumerate() {
+        for block in blocks(message) {
+            let id = match (block, needs) {
+                (Block::ToolUse { id, name, input }, Needs::Read(path))
+                    if name == "read_file" && input["path"].as_str() == Some(path) =>
+                {
+                    id
+                }
+                (Block::ToolUse { id, name, .. }, Needs::Run) if name == "run_main" => id,
+                _ => continue,
+            };
+            if !asked.iter().any(|(seen, _)| *seen == id) {
+                asked.push((id, index));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (index, message) in history.iter().enumerate() {
+        for block in blocks(message) {
+            let Block::ToolResult { tool_use_id, content, is_error: false } = block else {
+                continue;
+            };
+            let Some(&(_, asked_at)) = asked.iter().find(|(id, _)| *id == tool_use_id) else {
+                continue;
+            };
+            if needs == Needs::Run
+                && !printed(content)
+                    .is_some_and(|out| expected.is_some_and(|expected| same(out, expected)))
+            {
+                continue;
+            }
+            let evidence = Evidence { message: index as u32, tool_use_id: tool_use_id.clone() };
+            found.push((index.max(asked_at) + 1, evidence));
+        }
+    }
+    found
+}
+
 /// What a run printed: the text after its result's output header line, in either language.
 fn printed(result: &str) -> Option<&str> {
     [Lang::En, Lang::Zh].iter().find_map(|&lang| {
@@ -209,4 +271,56 @@ fn printed(result: &str) -> Option<&str> {
 /// surrounding white space aside.
 fn same(output: &str, expected: &str) -> bool {
     output.trim() == expected.trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::loop_scenarios::{run_in_memory, SCENARIOS};
+    use serde_json::json;
+
+    /// `backings`, found once in the whole history, gives for every prefix what `backing` finds
+    /// searching that prefix alone.
+    fn agree(history: &[Message], what: &str) {
+        for expected in [Some("42\n"), Some("41\n"), None] {
+            for (_, needs) in EVIDENCE {
+                let found = backings(history, needs, expected);
+                for length in 0..=history.len() {
+                    let within = found.iter().find(|(from, _)| *from <= length).map(|(_, e)| e);
+                    let searched = backing(&history[..length], needs, expected);
+                    assert_eq!(within, searched.as_ref(), "{what}: {needs:?} in {length} messages");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn backings_agree_with_a_search_of_each_prefix() {
+        for scenario in &SCENARIOS {
+            for lang in [Lang::Zh, Lang::En] {
+                let outcome = run_in_memory(&scenario.setup, lang).outcome.unwrap();
+                agree(&outcome.history, scenario.id);
+            }
+        }
+        // A result before the call it answers, an id asked twice, a failed read.
+        let read = |id: &str, path: &str| Block::ToolUse {
+            id: id.into(),
+            name: "read_file".into(),
+            input: json!({ "path": path }),
+        };
+        let result = |id: &str, is_error: bool| Block::ToolResult {
+            tool_use_id: id.into(),
+            content: "text".into(),
+            is_error,
+        };
+        let history = [
+            Message::user("q"),
+            Message::results(vec![result("a", false)]),
+            Message::assistant(vec![read("b", "main.py"), read("a", "main.py")]),
+            Message::results(vec![result("b", true), result("a", false)]),
+            Message::assistant(vec![read("a", "expected.txt")]),
+            Message::results(vec![result("a", false)]),
+        ];
+        agree(&history, "made up");
+    }
 }
