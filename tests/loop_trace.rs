@@ -23,7 +23,7 @@ fn trace(scenario: &str, lang: Lang) -> Trace {
 
 fn result_value(trace: &Trace) -> Value {
     assert!(trace.result.ok, "{:?}", trace.result.error);
-    serde_json::from_str(trace.result.value.as_ref().unwrap().get()).unwrap()
+    serde_json::from_str(trace.result_value().unwrap().get()).unwrap()
 }
 
 #[test]
@@ -53,6 +53,15 @@ fn each_trace_returns_the_outcome_of_the_loop_run_plainly() {
             let t = trace(scenario.id, lang);
             let plain = run_in_memory(&scenario.setup, lang).outcome.unwrap();
             assert_eq!(result_value(&t), serde_json::to_value(&plain).unwrap(), "{}", scenario.id);
+            // The result refers to the outcome as `run_loop`'s return stored it, which is the very
+            // text writing the outcome whole gives (what the trace's `result.value` held before).
+            assert!(t.result.value.is_none() && t.result.stored.is_some(), "{}", scenario.id);
+            let written = serde_json::to_string(&plain).unwrap();
+            assert_eq!(t.result_value().unwrap().get(), written, "{}", scenario.id);
+            // Its fields can be read alone, as the stop question reads them.
+            let field = |name| t.recording.field(t.result.stored.unwrap(), name).unwrap();
+            assert_eq!(field("calls").get(), plain.calls.to_string());
+            assert_eq!(field("plan").get(), serde_json::to_string(&plain.plan).unwrap());
             assert_eq!(t.data.agent, Some(scenario.setup));
             // run_agent reads only its setup: the loop makes its own plan and history.
             assert_eq!((&t.data.state, &t.data.items, &t.data.messages), (&None, &None, &None));

@@ -93,7 +93,7 @@ fn every_decision_was_asked(name: &str, trace: &Trace) {
                 "reminder" => assert_eq!((kind, answer), ("reminder", "yes"), "{name} @{at}"),
                 "call-limit" | "answered" => {
                     let outcome: Value =
-                        serde_json::from_str(trace.result.value.as_ref().unwrap().get()).unwrap();
+                        serde_json::from_str(trace.result_value().unwrap().get()).unwrap();
                     let stop = if event == "call-limit" { "call_limit" } else { "answered" };
                     assert_eq!(outcome["stop"], stop, "{name}");
                     let open: Vec<&str> = outcome["plan"]

@@ -201,7 +201,9 @@ function refused(figure, refusal, lang) {
 /**
  * A trace from its JSON text. A long value the recorder stored by its parts (`parts` lists them, in increasing
  * order) holds, in place of each element or field, the index of an earlier value: each is made whole, in index
- * order, so later values share the objects (nothing on the page changes one).
+ * order, so later values share the objects (nothing on the page changes one). Host fields written with `kept`
+ * (KeptField) get those entries back, and a result that refers to a stored value (`result.stored`, the loop's
+ * outcome) gets that value.
  * @param {string} json @returns {Trace}
  */
 function traceFrom(json) {
@@ -213,5 +215,20 @@ function traceFrom(json) {
     else for (const key in value) value[key] = values[value[key]];
   }
   delete trace.parts;
+  // Each host field's first `kept` entries are the same field's in the view before (a history is not listed again).
+  const hosts = /** @type {import('./pkg/todo_trace.js').KeptField[][]} */ (trace.hosts);
+  for (let v = 1; v < hosts.length; v++) {
+    for (let k = 0; k < hosts[v].length; k++) {
+      const field = hosts[v][k];
+      if (field.kept === undefined) continue;
+      field.entries = hosts[v - 1][k].entries.slice(0, field.kept).concat(field.entries);
+      delete field.kept;
+    }
+  }
+  const { result } = trace;
+  if (result.stored !== undefined) {
+    result.value = values[result.stored];
+    delete result.stored;
+  }
   return trace;
 }

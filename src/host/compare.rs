@@ -211,7 +211,7 @@ pub fn summarize(trace: &Trace) -> Side {
     let recording = &trace.recording;
     let last = recording.steps.len().checked_sub(1).map(|i| i as u32);
     let outcome: Option<Outcome> =
-        trace.result.ok.then(|| trace.result.value.as_ref().and_then(read)).flatten();
+        trace.result.ok.then(|| trace.result_value().as_ref().and_then(read)).flatten();
     // The whole stored history: the outcome's, or the host's at the last step when the loop failed.
     let history: Vec<Message> = match &outcome {
         Some(outcome) => outcome.history.clone(),

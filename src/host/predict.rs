@@ -17,7 +17,7 @@ use crate::host::run::Trace;
 use crate::host::source::source;
 use crate::lesson::agent_types::HostEvent;
 use crate::lesson::{Lang, Todo};
-use crate::recorder::{Event, Json, Step};
+use crate::recorder::{Event, Json, Recording, Step};
 
 /// One question: asked before the page shows step `step`, answered by `choices[answer]`.
 #[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
@@ -290,6 +290,13 @@ struct Ending {
     plan: Vec<Todo>,
 }
 
+/// The stop question's fields of the outcome stored at `index`, read from its parts.
+fn ending(recording: &Recording, index: u32) -> Option<Ending> {
+    let field = |name| recording.field(index, name);
+    let calls = serde_json::from_str(field("calls")?.get()).ok()?;
+    Some(Ending { calls, plan: serde_json::from_str(field("plan")?.get()).ok()? })
+}
+
 /// How the run ends. On an outcome: which items the final plan leaves unfinished, asked at the
 /// check that stops the loop (the budget's, or the reply without a tool call). On an error: what
 /// the host does, asked before the error is returned.
@@ -317,8 +324,12 @@ fn stop_question(trace: &Trace, lang: Lang) -> Option<Question> {
             && steps[i].caller.is_none()
             && checks.contains(&steps[i].line)
     })?;
-    // Read past the history (the longest part) without building it.
-    let outcome: Ending = serde_json::from_str(trace.result.value.as_ref()?.get()).ok()?;
+    // Only the two fields, from the stored outcome's parts; else read past the history (the longest
+    // part) without building it.
+    let outcome = match trace.result.stored.and_then(|index| ending(&trace.recording, index)) {
+        Some(outcome) => outcome,
+        None => serde_json::from_str(trace.result_value()?.get()).ok()?,
+    };
     let item = |todo: &Todo| (todo.id.clone(), todo.content.clone());
     let all: Vec<(String, String)> = outcome.plan.iter().map(item).collect();
     let open: Vec<(String, String)> =

@@ -73,6 +73,13 @@ pub struct CallResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional, type = "unknown")]
     pub value: Option<recorder::Json>,
+    /// In place of `value`, the value as the recording stored it: an index into `values` (the loop's
+    /// outcome, which repeats the whole history: 445 KB of the 100-call run's JSON written again).
+    /// `www/api.js` puts that value in `value`, so a trace in JS never has this field;
+    /// [`Trace::result_value`] reads either.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "never")]
+    pub stored: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub error: Option<ErrorInfo>,
@@ -81,15 +88,18 @@ pub struct CallResult {
 impl CallResult {
     pub fn of<T: Serialize, E: Into<LoopError>>(result: Result<T, E>, lang: Lang) -> CallResult {
         match result {
-            Ok(value) => {
-                CallResult { ok: true, value: Some(recorder::Json::of(&value)), error: None }
-            }
+            Ok(value) => CallResult {
+                ok: true,
+                value: Some(recorder::Json::of(&value)),
+                stored: None,
+                error: None,
+            },
             Err(error) => CallResult::failed(error.into().info(lang)),
         }
     }
 
     pub fn failed(error: ErrorInfo) -> CallResult {
-        CallResult { ok: false, value: None, error: Some(error) }
+        CallResult { ok: false, value: None, stored: None, error: Some(error) }
     }
 }
 
@@ -360,8 +370,9 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                             Stop::CallLimit => HostEvent::CallLimit,
                         }
                         .decide();
-                        // Its value is written below, once the recording holds it.
-                        let result = CallResult { ok: true, value: None, error: None };
+                        // Its value is set below, once the recording holds it.
+                        let result =
+                            CallResult { ok: true, value: None, stored: None, error: None };
                         (result, Some(outcome), Some(info))
                     }
                     Err(error) => {
@@ -379,11 +390,12 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
         None => (None, None),
     };
     if let Some(outcome) = &outcome {
-        // The outcome as the recording stored it when `run_loop` returned it: the very text
-        // serde_json writes, put together from its stored parts, where writing it again escaped the
-        // whole history once more (the 100-call run's is 445 KB).
-        let stored = returned(&recording).map(|index| recording.value(index));
-        result.value = Some(stored.unwrap_or_else(|| recorder::Json::of(outcome)));
+        // The outcome as the recording stored it when `run_loop` returned it, referred to rather
+        // than written again: it repeats the whole history (the 100-call run's is 445 KB).
+        result.stored = returned(&recording);
+        if result.stored.is_none() {
+            result.value = Some(recorder::Json::of(outcome));
+        }
     }
     let mut trace = Trace {
         figure: figure.id,
@@ -399,6 +411,14 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
     };
     trace.questions = questions(&trace, lang);
     trace
+}
+
+impl Trace {
+    /// What the traced call returned, as JSON text: `result.value`, or the stored value it refers to.
+    pub fn result_value(&self) -> Option<recorder::Json> {
+        let stored = self.result.stored.map(|index| self.recording.value(index));
+        stored.or_else(|| self.result.value.clone())
+    }
 }
 
 /// The value the outermost call returned, as stored: the last step's, if it is that call's return.

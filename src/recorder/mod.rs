@@ -35,8 +35,8 @@ pub use probe::{
     a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Probe, RequestParts, Snapshot,
 };
 pub use trace::{
-    Binding, ErrorInfo, Event, FrameAt, HostField, HostView, Json, LocalAt, ModelRequest,
-    Recording, Step, MAX_STEPS,
+    kept_fields, Binding, ErrorInfo, Event, FrameAt, HostField, HostView, Json, KeptField, LocalAt,
+    ModelRequest, Recording, Step, KEPT_FROM, MAX_STEPS,
 };
 
 use frame::{address, settled, Frame, Origin, Returned, Slot};

@@ -455,6 +455,18 @@ pub(super) fn matches(
 
 /// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
 /// part's text in place of its index.
+/// The index of field `name`'s value, when the value at `index` is an object stored by its parts.
+pub(super) fn field_index(values: &[Json], parts: &[u32], index: u32, name: &str) -> Option<u32> {
+    parts.binary_search(&index).ok()?;
+    let text = values[index as usize].bytes();
+    if text.first() != Some(&b'{') {
+        return None;
+    }
+    let key = key(name);
+    let found = children(text)?.into_iter().find(|part| text[part.key.clone()] == key[..])?;
+    Some(index_at(&text[found.value]))
+}
+
 pub(super) fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
     let text = values[index as usize].bytes();
     if parts.binary_search(&index).is_err() {

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::sync::Mutex;
 use tsify::Tsify;
 
-use super::parts::plain;
+use super::parts::{field_index, plain};
 use super::probe::Snapshot;
 
 /// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time
@@ -196,6 +196,65 @@ pub struct HostField {
 /// The host's data at a step, one entry per field in the figure's order.
 pub type HostView = Vec<HostField>;
 
+/// A [`HostField`] as the trace's JSON holds it (`write::hosts` writes these by hand, byte for byte
+/// as serde_json writes this type). A stored history only grows, so each view of a long run would list
+/// the whole of it again (quadratic in the model calls: 221 KB of the 100-call run's JSON): when a
+/// field's first entries are those of the same field in the view before it in `hosts`, `kept` says
+/// how many (at least [`KEPT_FROM`]) and `entries` holds only the rest. `www/api.js` puts them back,
+/// so a trace in JS has whole `HostField`s.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Tsify)]
+pub struct KeptField {
+    pub field: &'static str,
+    #[serde(skip_serializing_if = "is_zero")]
+    #[tsify(optional)]
+    pub kept: usize,
+    pub entries: Vec<u32>,
+    pub changes: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub was: Vec<u32>,
+}
+
+/// Fewer entries in common are written out: `"kept":N,` would save too little, or cost more.
+pub const KEPT_FROM: usize = 8;
+
+/// How many of `field`'s first entries are those of the same field in `before` (the view before it
+/// in `hosts`), when they are at least [`KEPT_FROM`]; else 0.
+pub fn kept(before: Option<&HostView>, at: usize, field: &HostField) -> usize {
+    let Some(old) = before.and_then(|view| view.get(at)).filter(|old| old.field == field.field)
+    else {
+        return 0;
+    };
+    let same = old.entries.iter().zip(&field.entries).take_while(|(a, b)| a == b).count();
+    if same >= KEPT_FROM {
+        same
+    } else {
+        0
+    }
+}
+
+/// `hosts` as the trace's JSON holds them (see [`KeptField`]).
+pub fn kept_fields(hosts: &[HostView]) -> Vec<Vec<KeptField>> {
+    let before = std::iter::once(None).chain(hosts.iter().map(Some));
+    hosts
+        .iter()
+        .zip(before)
+        .map(|(view, before)| {
+            let fields = view.iter().enumerate().map(|(at, field)| {
+                let kept = kept(before, at, field);
+                KeptField {
+                    field: field.field,
+                    kept,
+                    entries: field.entries[kept..].to_vec(),
+                    changes: field.changes.clone(),
+                    was: field.was.clone(),
+                }
+            });
+            fields.collect()
+        })
+        .collect()
+}
+
 /// Everything one recording collects. Steps refer to the four tables by index.
 #[derive(Serialize, Debug, Default, Tsify)]
 pub struct Recording {
@@ -215,6 +274,7 @@ pub struct Recording {
     /// Each a list of bindings (indices into `bindings`) in declaration order.
     #[serde(serialize_with = "super::write::scopes")]
     pub scopes: Vec<Vec<u32>>,
+    /// Written as [`KeptField`]s, which `www/api.js` makes whole.
     #[serde(serialize_with = "super::write::hosts")]
     #[tsify(type = "HostField[][]")]
     pub hosts: Vec<HostView>,
@@ -262,6 +322,12 @@ impl Recording {
         let mut text = Vec::new();
         plain(&self.values, &self.parts, index, &mut text);
         Json(text.into())
+    }
+
+    /// One field of the object value at `index`, whole, when that object is stored by its parts: the
+    /// rest of it is not put together (the loop's outcome is mostly its history). `None` otherwise.
+    pub fn field(&self, index: u32, name: &str) -> Option<Json> {
+        field_index(&self.values, &self.parts, index, name).map(|field| self.value(field))
     }
 
     /// The current call's locals at `step`.

@@ -10,7 +10,7 @@
 use serde::Serializer;
 
 use super::parts::{each, number};
-use super::trace::{write_raw, Binding, Event, HostView, Step, NOT_UTF8};
+use super::trace::{kept, write_raw, Binding, Event, HostView, Step, NOT_UTF8};
 
 /// `steps` as serde_json writes a `Vec<Step>` (compact).
 pub(super) fn steps<S: Serializer>(steps: &[Step], serializer: S) -> Result<S::Ok, S::Error> {
@@ -37,15 +37,25 @@ pub(super) fn scopes<S: Serializer>(scopes: &[Vec<u32>], s: S) -> Result<S::Ok, 
     raw(32 * scopes.len(), s, |out| each(out, scopes, |out, scope| indices(out, scope)))
 }
 
-/// `hosts` as serde_json writes a `Vec<HostView>`.
+/// `hosts` as serde_json writes them as [`KeptField`]s (`kept_fields`).
 pub(super) fn hosts<S: Serializer>(hosts: &[HostView], s: S) -> Result<S::Ok, S::Error> {
+    let mut next = 0usize;
     raw(64 * hosts.len(), s, |out| {
         each(out, hosts, |out, view| {
+            let before = next.checked_sub(1).map(|b| &hosts[b]);
+            next += 1;
+            let mut at = 0;
             each(out, view, |out, field| {
                 out.extend_from_slice(b"{\"field\":");
                 string(out, field.field);
+                let kept = kept(before, at, field);
+                at += 1;
+                if kept > 0 {
+                    out.extend_from_slice(b",\"kept\":");
+                    number(out, kept as u64);
+                }
                 out.extend_from_slice(b",\"entries\":");
-                indices(out, &field.entries);
+                indices(out, &field.entries[kept..]);
                 out.extend_from_slice(b",\"changes\":");
                 string(out, &field.changes);
                 if !field.was.is_empty() {

@@ -70,8 +70,9 @@ test('an unknown id is quoted by its first 40 characters only', () => {
 
 /**
  * The golden text as JS should get it: each value listed in `parts` (a list or an object of earlier values' indices)
- * made whole, in order, and `parts` left out. Written apart from api.js's traceFrom, so the test checks it rather than
- * repeats it.
+ * made whole, in order, and `parts` left out; each host field's first `kept` entries taken from the view before, and
+ * `kept` left out; a result's `stored` value put in `value`. Written apart from api.js's traceFrom, so the test checks
+ * it rather than repeats it.
  */
 function whole(golden) {
   const trace = JSON.parse(golden);
@@ -84,6 +85,13 @@ function whole(golden) {
       ? value.map((index) => values[index])
       : Object.fromEntries(Object.entries(value).map(([key, index]) => [key, values[index]]));
   }
+  rest.hosts = rest.hosts.reduce((views, view) => {
+    const before = views.at(-1);
+    views.push(view.map(({ kept = 0, ...field }, k) => ({ ...field, entries: [...(kept ? before[k].entries.slice(0, kept) : []), ...field.entries] })));
+    return views;
+  }, []);
+  const { stored, ...result } = rest.result;
+  rest.result = stored === undefined ? result : { ...result, value: values[stored] };
   return rest;
 }
 
@@ -94,6 +102,8 @@ test('every trace crosses to JS as plain objects equal to its golden file made w
   const files = (await readdir(dir)).filter((file) => file.endsWith('.json'));
   assert.equal(files.length, 48);
   let stored = 0;
+  let kept = 0;
+  let refers = 0;
   for (const file of files) {
     const golden = await readFile(new URL(file, dir), 'utf8');
     const { figure, scenario } = JSON.parse(golden);
@@ -103,10 +113,16 @@ test('every trace crosses to JS as plain objects equal to its golden file made w
     assert.equal(trace.ran, true, file);
     assert.ok(trace.steps.length > 0 && isPlain(trace.steps[0]) && typeof trace.steps[0].symbol === 'string', file);
     assert.equal('parts' in trace, false, `${file}: parts reached JS`);
+    assert.equal(JSON.stringify(trace.hosts).includes('"kept"'), false, `${file}: kept reached JS`);
+    assert.equal('stored' in trace.result, false, `${file}: result.stored reached JS`);
     if ((JSON.parse(golden).parts ?? []).length > 0) stored++;
+    if (golden.includes('"kept":')) kept++;
+    if (JSON.parse(golden).result.stored !== undefined) refers++;
     assert.deepEqual(trace, whole(golden), file);
   }
   assert.ok(stored > 0, 'some golden trace stores a value by its parts');
+  assert.ok(kept > 0, 'some golden trace keeps host entries from the view before');
+  assert.equal(refers, 18, 'every loop trace refers to its stored outcome');
 });
 
 test('the plan module traces figures 1-3 as the whole module does, and refuses every loop call, saying where it is', async () => {
