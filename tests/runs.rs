@@ -121,6 +121,15 @@ fn each_limit_refuses_the_file_with_its_code() {
     assert_eq!(refused("[]"), "run_malformed");
     assert_eq!(refused(&with(&|v| v["version"] = json!(2))), "run_unknown_version");
     assert_eq!(refused(&with(&|v| v["version"] = json!("1"))), "run_unknown_version");
+    // A later version with a field this one does not know: the version is what is refused.
+    let later = with(&|v| {
+        v["version"] = json!(2);
+        v["cost"] = json!(1);
+    });
+    assert_eq!(refused(&later), "run_unknown_version");
+    // The file's fields as a list, in order: serde could read a struct so, but a run file is an object.
+    let fields = good.as_object().unwrap().values().cloned().collect::<Vec<_>>();
+    assert_eq!(refused(&serde_json::to_string(&fields).unwrap()), "run_malformed");
     assert_eq!(
         refused(&with(&|v| v.as_object_mut().unwrap().remove("version").map(drop).unwrap())),
         "run_malformed"
