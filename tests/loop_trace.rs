@@ -11,7 +11,7 @@ use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::agent_types::REMINDER;
 use todo_trace::lesson::{Lang, Message, Todo};
-use todo_trace::recorder::Json;
+use todo_trace::recorder::{kept_fields, HostField, HostView, Json, KeptField, KEPT_FROM};
 
 use support::host;
 
@@ -442,4 +442,38 @@ fn each_request_names_the_step_its_call_is_made_from() {
             );
         }
     }
+}
+
+/// The host views as written, made whole as `www/api.js` makes them: each field's first `kept`
+/// entries are the same field's in the view before.
+fn whole_hosts(written: &[Vec<KeptField>]) -> Vec<HostView> {
+    let mut hosts: Vec<HostView> = Vec::new();
+    for view in written {
+        let mut whole = Vec::new();
+        for (at, field) in view.iter().enumerate() {
+            let mut entries = match hosts.last() {
+                Some(before) => before[at].entries[..field.kept].to_vec(),
+                None => Vec::new(),
+            };
+            entries.extend(&field.entries);
+            let (changes, was) = (field.changes.clone(), field.was.clone());
+            whole.push(HostField { field: field.field, entries, changes, was });
+        }
+        hosts.push(whole);
+    }
+    hosts
+}
+
+#[test]
+fn host_views_written_with_kept_entries_are_whole_again() {
+    let mut kept = 0;
+    for scenario in &SCENARIOS {
+        for lang in LANGS {
+            let t = trace(scenario.id, lang);
+            let written = kept_fields(&t.recording.hosts);
+            assert_eq!(whole_hosts(&written), t.recording.hosts, "{}", scenario.id);
+            kept += written.iter().flatten().filter(|field| field.kept >= KEPT_FROM).count();
+        }
+    }
+    assert!(kept > 0, "some view keeps its history from the view before");
 }

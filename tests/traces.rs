@@ -8,9 +8,7 @@ use todo_trace::host::loop_scenarios::run_file;
 use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::Lang;
-use todo_trace::recorder::{
-    kept_fields, Event, HostField, HostView, KeptField, Settings, Step, KEPT_FROM,
-};
+use todo_trace::recorder::{kept_fields, Event, Settings, Step};
 
 mod support;
 use support::{host, local};
@@ -644,37 +642,6 @@ fn the_hand_written_parts_are_what_serde_writes() {
             assert_eq!(written[key], value.unwrap(), "{name}: {key}");
         }
     }
-}
-
-/// The host views as written, made whole as `www/api.js` makes them: each field's first `kept`
-/// entries are the same field's in the view before.
-fn whole_hosts(written: &[Vec<KeptField>]) -> Vec<HostView> {
-    let mut hosts: Vec<HostView> = Vec::new();
-    for view in written {
-        let mut whole = Vec::new();
-        for (at, field) in view.iter().enumerate() {
-            let mut entries = match hosts.last() {
-                Some(before) => before[at].entries[..field.kept].to_vec(),
-                None => Vec::new(),
-            };
-            entries.extend(&field.entries);
-            let (changes, was) = (field.changes.clone(), field.was.clone());
-            whole.push(HostField { field: field.field, entries, changes, was });
-        }
-        hosts.push(whole);
-    }
-    hosts
-}
-
-#[test]
-fn host_views_written_with_kept_entries_are_whole_again() {
-    let mut kept = 0;
-    for (name, trace) in &every_trace() {
-        let written = kept_fields(&trace.recording.hosts);
-        assert_eq!(whole_hosts(&written), trace.recording.hosts, "{name}");
-        kept += written.iter().flatten().filter(|field| field.kept >= KEPT_FROM).count();
-    }
-    assert!(kept > 0, "some view keeps its history from the view before");
 }
 
 /// Golden files: one per figure x scenario x language, compact JSON with one step per line so a
