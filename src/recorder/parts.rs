@@ -453,8 +453,6 @@ pub(super) fn matches(
     expect(text, &stored[stored.len() - 1..], &mut i).then_some(i)
 }
 
-/// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
-/// part's text in place of its index.
 /// The index of field `name`'s value, when the value at `index` is an object stored by its parts.
 pub(super) fn field_index(values: &[Json], parts: &[u32], index: u32, name: &str) -> Option<u32> {
     parts.binary_search(&index).ok()?;
@@ -467,6 +465,8 @@ pub(super) fn field_index(values: &[Json], parts: &[u32], index: u32, name: &str
     Some(index_at(&text[found.value]))
 }
 
+/// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
+/// part's text in place of its index.
 pub(super) fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
     let text = values[index as usize].bytes();
     if parts.binary_search(&index).is_err() {

@@ -37,7 +37,7 @@ pub(super) fn scopes<S: Serializer>(scopes: &[Vec<u32>], s: S) -> Result<S::Ok, 
     raw(32 * scopes.len(), s, |out| each(out, scopes, |out, scope| indices(out, scope)))
 }
 
-/// `hosts` as serde_json writes them as [`KeptField`]s (`kept_fields`).
+/// `hosts` as serde_json writes them as `KeptField`s (`kept_fields`).
 pub(super) fn hosts<S: Serializer>(hosts: &[HostView], s: S) -> Result<S::Ok, S::Error> {
     let mut next = 0usize;
     raw(64 * hosts.len(), s, |out| {
