@@ -14,7 +14,7 @@
    * largest paint counts every request that ended before the paint it saw as holding it up (main.js). The plan module
    * first (figures 1-3; the largest file, compiled as it arrives; wasm-bindgen's init() fetches it again, and that fetch
    * takes this response), the words of the page's language, then every module the page imports. The whole module, for
-   * the loop figure, comes after (preload). Keep in step with the imports (tests/e2e/page.test.mjs checks it). The
+   * the loop figure, comes after all of these (preload). Keep in step with the imports (tests/e2e/page.test.mjs checks it). The
    * highlighter only colours the listings: it comes last, at low priority.
    * @type {Record<string, string>[]}
    */
@@ -32,17 +32,13 @@
     document.head.append(link);
     return link;
   };
-  // The whole module, for the loop figure, is asked for the moment the plan module has arrived (so that the two never
-  // share the wire), not once the first figures are built from it: that was a quarter of a second later on Slow 4G,
-  // where every figure ready had been pushed to its limit by waiting for the first paint. embed.js's loadWhole takes
-  // this response.
+  // The whole module, for the loop figure, is asked for with the rest, last and at low priority, rather than once the
+  // plan module has arrived: the wire is never idle between the two, which won back 120 ms of every figure ready on
+  // Slow 4G for 20 ms of the first figure (bench/tricks.md). embed.js's loadWhole takes this response.
   const preload = () => {
-    const [plan, ...rest] = preloads;
-    add(plan).addEventListener('load', () => {
-      add({ rel: 'preload', href: 'pkg/todo_trace_bg.wasm', as: 'fetch', type: 'application/wasm', crossorigin: '' });
-      add({ rel: 'modulepreload', href: 'pkg/todo_trace.js' });
-    }, { once: true });
-    rest.forEach(add);
+    preloads.forEach(add);
+    add({ rel: 'preload', href: 'pkg/todo_trace_bg.wasm', as: 'fetch', type: 'application/wasm', crossorigin: '', fetchpriority: 'low' });
+    add({ rel: 'modulepreload', href: 'pkg/todo_trace.js' });
   };
   /**
    * Calls `then` once the first contentful paint is on the screen, as the browser reports it: a frame drawn is not yet

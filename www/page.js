@@ -45,9 +45,9 @@ export async function build(api, t, kept, restart) {
   };
 
   provide(api, lang, t);
-  // The loop figure's module, fetched now that the plan module is in (opening.js has asked for it the moment the plan
-  // module arrived: this fetch takes that response), and the loop figure is built after the first frame. A failure is
-  // the loop figure's to show.
+  // The loop figure's module, fetched now that the plan module is in (on the lesson page opening.js has asked for it
+  // already: this fetch takes that response), and the loop figure is built after the first frame. A failure is the loop
+  // figure's to show.
   loadWhole().catch(() => {});
   /** @type {import('./embed.js').TodoTraceFigure[]} */
   const controllers = [];

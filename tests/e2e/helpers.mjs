@@ -34,9 +34,8 @@ export async function startBrowser() {
 /**
  * Opens the lesson at `query` and waits until every figure is ready. The returned page carries
  * `errors` (console errors and uncaught exceptions), `requests` (every URL it asked for), `responses`
- * (`{url, status}` of every answer: a 404 is an answer, not a failed request), `failed` (the URLs
- * of requests that got no answer at all) and `finished` (`{url, asked}` of every request that ended: `asked`, how many
- * requests had been made by then). `network`: conditions to emulate (CDP's Network.emulateNetworkConditions).
+ * (`{url, status}` of every answer: a 404 is an answer, not a failed request) and `failed` (the URLs
+ * of requests that got no answer at all). `network`: conditions to emulate (CDP's Network.emulateNetworkConditions).
  */
 export async function openLesson(env, query = '', options = {}, network = null) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
@@ -50,7 +49,6 @@ export async function openLesson(env, query = '', options = {}, network = null) 
   page.requests = [];
   page.responses = [];
   page.failed = [];
-  page.finished = [];
   page.on('console', (message) => {
     if (message.type() === 'error') page.errors.push(message.text());
   });
@@ -58,7 +56,6 @@ export async function openLesson(env, query = '', options = {}, network = null) 
   page.on('request', (request) => page.requests.push(request.url()));
   page.on('response', (response) => page.responses.push({ url: response.url(), status: response.status() }));
   page.on('requestfailed', (request) => page.failed.push(request.url()));
-  page.on('requestfinished', (request) => page.finished.push({ url: request.url(), asked: page.requests.length }));
   await page.goto(`${env.origin}/${query}`);
   await allFiguresReady(page);
   return page;
