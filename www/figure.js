@@ -111,6 +111,9 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     const before = state;
     for (const action of actions) state = reduce(state, action);
     if (state === before) return;
+    // A figure in use is laid out whole from now on (style.css skips its panes while far until then), so what the reader
+    // acted on can be read at once, on the screen or not (innerText, find, a pane scrolled to).
+    view.root.toggleAttribute('data-used', true);
     view.render(state);
     whatIf?.follow(baseOf(state));
     // The reader's text just run and refused: the caret goes to the place.
