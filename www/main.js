@@ -10,21 +10,15 @@
 import { readLink } from './link.js';
 
 /**
- * Resolves once the first contentful paint is on the screen, as opening.js's afterFirstPaint waits (see there why the
- * paint reported and not the frame drawn): at once in a hidden tab, after the first frame without paint timing, after
- * 3 s at the latest.
+ * Resolves once opening.js has seen the first paint shown and asked for the rest (`data-painted` on the root, then the
+ * `painted` event): at once if it already has, and after 3 s at the latest, so the page still loads if opening.js never
+ * says so.
  * @returns {Promise<void>}
  */
 function afterFirstPaint() {
-  if (document.visibilityState === 'hidden') return Promise.resolve();
-  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  if ('painted' in document.documentElement.dataset) return Promise.resolve();
   return new Promise((done) => {
-    const observer = new PerformanceObserver((list) => {
-      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
-      observer.disconnect();
-      done();
-    });
-    observer.observe({ type: 'paint', buffered: true });
+    document.addEventListener('painted', () => done(), { once: true });
     setTimeout(done, 3000);
   });
 }
