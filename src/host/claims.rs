@@ -177,38 +177,12 @@ fn blocks(message: &Message) -> &[Block] {
 /// The first result in the history that backs what `needs`: a successful read of the path, or a
 /// successful run whose output is `expected`.
 fn backing(history: &[Message], needs: Needs, expected: Option<&str>) -> Option<Evidence> {
-    let asked: Vec<&str> = history
-        .iter()
-        .flat_map(blocks)
-        .filter_map(|block| match (block, needs) {
-            (Block::ToolUse { id, name, input }, Needs::Read(path))
-                if name == "read_file" && input["path"].as_str() == Some(path) =>
-            {
-                Some(id.as_str())
-            }
-            (Block::ToolUse { id, name, .. }, Needs::Run) if name == "run_main" => Some(id),
-            _ => None,
-        })
-        .collect();
-    history.iter().enumerate().find_map(|(index, message)| {
-        blocks(message).iter().find_map(|block| match block {
-            Block::ToolResult { tool_use_id, content, is_error: false }
-                if asked.contains(&tool_use_id.as_str())
-                    && (needs != Needs::Run
-                        || printed(content).is_some_and(|out| {
-                            expected.is_some_and(|expected| same(out, expected))
-                        })) =>
-            {
-                Some(Evidence { message: index as u32, tool_use_id: tool_use_id.clone() })
-            }
-            _ => None,
-        })
-    })
+    backings(history, needs, expected).into_iter().next().map(|(_, evidence)| evidence)
 }
 
-/// Every result in `history` that backs what `needs`, in the order `backing` looks, each with the
-/// shortest prefix of the history that holds it and a call it answers: `backing` of a prefix is the
-/// first of these that the prefix holds.
+/// Every result in `history` that backs what `needs`, in the history's order, each with the length
+/// of the shortest prefix of the history that holds it and a call it answers: what backs the item
+/// in a prefix is the first of these that the prefix holds.
 fn backings(history: &[Message], needs: Needs, expected: Option<&str>) -> Vec<(usize, Evidence)> {
     // Each asked call's id, with the first message that asks it.
     let mut asked: Vec<(&str, usize)> = Vec::new();
