@@ -13,7 +13,7 @@ use crate::host::input;
 use crate::host::loop_scenarios::{run_file, AgentSetup, EXPECTED_TXT};
 use crate::host::predict::{questions, Question};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
-use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Outcome, Stop};
+use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
 use crate::recorder::{self, ErrorInfo, Event, HostList, Recording, Settings};
 use serde_json::Value;
@@ -375,28 +375,26 @@ pub fn run(figure: Figure, scenario: &str, data: Data, lang: Lang, settings: Set
                             CallResult { ok: true, value: None, stored: None, error: None };
                         (result, Some(outcome), Some(info))
                     }
-                    Err(error) => {
-                        (CallResult::of::<Outcome, _>(Err(error), lang), None, Some(info))
-                    }
+                    Err(error) => (CallResult::failed(error.info(lang)), None, Some(info)),
                 }
             }
         });
     // The page's evidence pane at every step, worked out here from the host state each step holds.
     let (claims, claims_along) = match &outcome {
-        Some(outcome) => (
-            Some(claims(outcome, expected)),
-            Some(claims_along(&recording, &outcome.history, expected)),
-        ),
+        Some(outcome) => {
+            // The outcome as the recording stored it when `run_loop` returned it, referred to
+            // rather than written again: it repeats the whole history (the 100-call run's is 445 KB).
+            result.stored = returned(&recording);
+            if result.stored.is_none() {
+                result.value = Some(recorder::Json::of(outcome));
+            }
+            (
+                Some(claims(outcome, expected)),
+                Some(claims_along(&recording, &outcome.history, expected)),
+            )
+        }
         None => (None, None),
     };
-    if let Some(outcome) = &outcome {
-        // The outcome as the recording stored it when `run_loop` returned it, referred to rather
-        // than written again: it repeats the whole history (the 100-call run's is 445 KB).
-        result.stored = returned(&recording);
-        if result.stored.is_none() {
-            result.value = Some(recorder::Json::of(outcome));
-        }
-    }
     let mut trace = Trace {
         figure: figure.id,
         scenario: scenario.to_string(),
