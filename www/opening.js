@@ -14,7 +14,7 @@
    * largest paint counts every request that ended before the paint it saw as holding it up (main.js). The plan module
    * first (figures 1-3; the largest file, compiled as it arrives; wasm-bindgen's init() fetches it again, and that fetch
    * takes this response), the words of the page's language, then every module the page imports. The whole module, for
-   * the loop figure, comes after all of these (preload). Keep in step with the imports (tests/e2e/page.test.mjs checks it). The
+   * the loop figure, comes after all of these. Keep in step with the imports (tests/e2e/page.test.mjs checks it). The
    * highlighter only colours the listings: it comes last, at low priority.
    * @type {Record<string, string>[]}
    */
@@ -24,21 +24,17 @@
       'figure-view.js', 'piece.js', 'bar.js', 'code-pane.js', 'panes.js', 'setup.js', 'render.js', 'tree.js', 'state.js', 'replay.js',
       'editor.js', 'loop.js', 'predict.js', 'run-file.js', 'compare.js', 'compare-text.js'].map((href) => ({ rel: 'modulepreload', href })),
     ...['code.js', 'vendor/shj-tokenize.js', 'vendor/shj-rs.js', 'vendor/shj-todo.js'].map((href) => ({ rel: 'modulepreload', href, fetchpriority: 'low' })),
+    // The whole module, for the loop figure, is asked for with the rest, last and at low priority, rather than once the
+    // plan module has arrived: the wire is never idle between the two, which won back 120 ms of every figure ready on
+    // Slow 4G for 20 ms of the first figure (bench/tricks.md). embed.js's loadWhole takes this response.
+    { rel: 'preload', href: 'pkg/todo_trace_bg.wasm', as: 'fetch', type: 'application/wasm', crossorigin: '', fetchpriority: 'low' },
+    { rel: 'modulepreload', href: 'pkg/todo_trace.js' },
   ];
   /** @param {Record<string, string>} attributes */
   const add = (attributes) => {
     const link = document.createElement('link');
     for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
     document.head.append(link);
-    return link;
-  };
-  // The whole module, for the loop figure, is asked for with the rest, last and at low priority, rather than once the
-  // plan module has arrived: the wire is never idle between the two, which won back 120 ms of every figure ready on
-  // Slow 4G for 20 ms of the first figure (bench/tricks.md). embed.js's loadWhole takes this response.
-  const preload = () => {
-    preloads.forEach(add);
-    add({ rel: 'preload', href: 'pkg/todo_trace_bg.wasm', as: 'fetch', type: 'application/wasm', crossorigin: '', fetchpriority: 'low' });
-    add({ rel: 'modulepreload', href: 'pkg/todo_trace.js' });
   };
   /**
    * Calls `then` once the first contentful paint is on the screen, as the browser reports it: a frame drawn is not yet
@@ -64,7 +60,7 @@
     setTimeout(once, 3000);
   };
   afterFirstPaint(() => {
-    preload();
+    preloads.forEach(add);
     // main.js waits for this too: its own imports are requests as well.
     document.documentElement.dataset.painted = '';
     document.dispatchEvent(new Event('painted'));

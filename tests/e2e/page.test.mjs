@@ -169,7 +169,7 @@ describe('safety', () => {
       [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((link) => new URL(/** @type {HTMLLinkElement} */ (link).href).pathname),
     );
     // index.html names these itself, and main.js imports link.js before the first paint (opening.js preloads the rest
-    // after it, the whole module for the loop figure once the plan module for figures 1-3 is in).
+    // after it, the whole module for the loop figure last).
     const named = ['/main.js', '/opening.js', '/link.js'];
     const modules = page.requests.map((url) => new URL(url).pathname).filter((path) => path.endsWith('.js') || path.endsWith('.wasm'));
     assert.ok(modules.includes('/tree.js'), 'the check sees a module imported two levels down');
