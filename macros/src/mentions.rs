@@ -93,19 +93,66 @@ pub(crate) fn mentioned(tokens: Tokens, scope: &Scope) -> Vec<String> {
     scope.bindings.iter().filter(|b| changeable(b)).map(|b| b.name.to_string()).collect()
 }
 
-/// The part of a statement that can have changed a binding when the statement after it runs. For
-/// `if cond { ...; return x; }` with no `else` and no `break` or `continue` inside, that is the
-/// condition alone: had the block run, the function would have returned, so the next probe is
-/// reached only when it did not (the loop's early exits would otherwise make every step after
-/// them serialize the history again).
+/// The part of a statement that can have changed a binding when the statement after it runs. For a
+/// statement whose blocks hold probes (an `if` chain, a `for` or `while` loop, a `match`, a plain
+/// block) and no `break` or `continue`, that is what can run after the last probe inside it: its
+/// header, and each block's last statement, taken the same way. A block that ends in `return`
+/// leaves the function, so it adds nothing (without this, the loop's early exits made every step
+/// after them serialize the history again). Nothing else can have changed a binding since: a
+/// binding borrowed mutably by another across a probe does not compile, as the probe borrows them
+/// all. Any other statement is the whole statement.
 pub(crate) fn changing_part(stmt: &Stmt) -> Tokens {
-    if let Stmt::Expr(Expr::If(e), _) = stmt {
-        let returns = matches!(e.then_branch.stmts.last(), Some(Stmt::Expr(Expr::Return(_), _)));
-        if e.else_branch.is_none() && returns && !jumps(e.then_branch.to_token_stream()) {
-            return e.cond.to_token_stream();
-        }
+    let whole = stmt.to_token_stream();
+    match stmt {
+        Stmt::Expr(expr, _) if !jumps(whole.clone()) => leaving(expr).unwrap_or(whole),
+        _ => whole,
     }
-    stmt.to_token_stream()
+}
+
+/// What can run after the last probe inside `expr` when it ends (see [`changing_part`]); `None` for
+/// an expression without instrumented blocks, and for `loop`, which ends only by a jump.
+fn leaving(expr: &Expr) -> Option<Tokens> {
+    // Each part on its own, as `header_part` joins the parts of a header.
+    let mut part = header_of(expr)?;
+    let mut add = |more: Tokens| {
+        if !more.is_empty() {
+            part.extend(quote!(; #more));
+        }
+    };
+    match expr {
+        Expr::If(e) => {
+            add(tail(&e.then_branch));
+            match e.else_branch.as_ref().map(|(_, otherwise)| &**otherwise) {
+                Some(Expr::Block(block)) => add(tail(&block.block)),
+                Some(otherwise) => add(leaving(otherwise)?),
+                None => {}
+            }
+        }
+        Expr::ForLoop(e) => add(tail(&e.body)),
+        Expr::While(e) => add(tail(&e.body)),
+        Expr::Block(e) => add(tail(&e.block)),
+        // An arm's block holds probes; any other arm body runs after the match's own probe.
+        Expr::Match(e) => {
+            for arm in &e.arms {
+                match &*arm.body {
+                    Expr::Block(block) => add(tail(&block.block)),
+                    body => add(body.to_token_stream()),
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(part)
+}
+
+/// What can run after a block's last probe: its last statement's changing part, or nothing if the
+/// block is empty (its statement's own probe was the last) or ends in `return`.
+fn tail(block: &syn::Block) -> Tokens {
+    let last = block.stmts.iter().rev().find(|stmt| !matches!(stmt, Stmt::Item(_)));
+    match last {
+        None | Some(Stmt::Expr(Expr::Return(_), _)) => Tokens::new(),
+        Some(last) => changing_part(last),
+    }
 }
 
 /// What of a statement that holds blocks runs before the first statement of one of them: a loop's
@@ -115,6 +162,11 @@ pub(crate) fn changing_part(stmt: &Stmt) -> Tokens {
 /// `None` for any other statement.
 pub(crate) fn header_part(stmt: &Stmt) -> Option<Tokens> {
     let Stmt::Expr(expr, _) = stmt else { return None };
+    header_of(expr)
+}
+
+/// [`header_part`] of an expression statement's expression.
+fn header_of(expr: &Expr) -> Option<Tokens> {
     match expr {
         Expr::If(e) => {
             let mut conds = e.cond.to_token_stream();

@@ -97,14 +97,36 @@ fn a_frozen_binding_never_counts() {
 }
 
 #[test]
-fn an_if_that_returns_changes_only_through_its_condition() {
+fn a_statement_with_blocks_changes_only_through_its_header_and_their_last_statements() {
     let part = |text: &str| changing_part(&stmt(text)).to_string();
+    // A block that ends in `return` leaves the function: only the condition can have run.
     assert_eq!(part("if a.len() > b { c += 1; return c; }"), tokens("a.len() > b").to_string());
-    // An `else`, a block that does not end in `return`, or a jump out: the whole statement.
+    assert_eq!(
+        part("if a { c += 1; return c; } else { b = 1; }"),
+        tokens("a ; b = 1;").to_string()
+    );
+    assert_eq!(part("if a { c += 1; }"), tokens("a ; c += 1;").to_string());
+    // Through the rule: what changed before a block's last statement was seen by that statement's
+    // probe, so only the last statements count, at any depth, and each loop's header.
+    let changed =
+        |text: &str| mentioned(changing_part(&stmt(text)), &scope(&["a", "b", "c", "d", "items"]));
+    assert_eq!(changed("if a > 1 { d = 2; if b { c += 1; } }"), names(&["a", "b", "c"]));
+    assert_eq!(
+        changed("if a > 1 { d = 2; } else if b { c = 1; } else { }"),
+        names(&["a", "b", "c", "d"])
+    );
+    assert_eq!(changed("for x in &items { d = 2; c += x; }"), names(&["c"]));
+    assert_eq!(changed("while a < 3 { d = 2; a += 1; }"), names(&["a"]));
+    assert_eq!(changed("{ d = 2; c = 1; }"), names(&["c"]));
+    assert_eq!(
+        changed("match a { Some(x) => { d = 2; c = x; } None => b.clear(), }"),
+        names(&["a", "b", "c"])
+    );
+    // A jump out, a `loop` (which ends only by one), or no blocks: the whole statement.
     let whole = |text: &str| assert_eq!(part(text), stmt(text).to_token_stream().to_string());
-    whole("if a { c += 1; return c; } else { b = 1; }");
-    whole("if a { c += 1; }");
     whole("if a { c += 1; break; return c; }");
+    whole("for x in &items { if x > a { continue; } c += 1; }");
+    whole("loop { a += 1; if a > b { return a; } }");
     whole("c += 1;");
 }
 
