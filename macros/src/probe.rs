@@ -8,6 +8,7 @@ use syn::{parse_quote, Ident, Stmt};
 use crate::host::{root, HostField};
 use crate::recorder_path;
 use crate::scope::{Binding, Scope};
+use crate::shapes::Of;
 use crate::walk::{Hints, Probes};
 
 impl Probes<'_> {
@@ -73,10 +74,17 @@ impl Probes<'_> {
             let (copy, of) = (name(copy), name(of));
             quote!((#copy, #of))
         }));
-        let made = hints.made.iter().map(|(binding, field, callee)| {
-            let field = some(field.as_ref().map(|field| name(field).into_token_stream()));
+        let made = hints.made.iter().map(|(binding, of, callee)| {
+            let of = match of {
+                Of::Whole => quote!(#recorder::Of::Whole),
+                Of::Field(field) => {
+                    let field = name(field);
+                    quote!(#recorder::Of::Field(#field))
+                }
+                Of::Element(at) => quote!(#recorder::Of::Element(#at)),
+            };
             let (binding, callee) = (name(binding), name(callee));
-            quote!(#recorder::Made { binding: #binding, field: #field, callee: #callee })
+            quote!(#recorder::Made { binding: #binding, of: #of, callee: #callee })
         });
         let alone = hints.alone;
         let tells = hints.appends.is_some()

@@ -78,27 +78,40 @@ pub(crate) fn copied_by(stmt: &Stmt, scope: &Scope) -> Option<(Ident, Ident)> {
     (copies && call.args.is_empty() && known && plain).then(|| (pat.ident.clone(), other.clone()))
 }
 
-/// What a statement made of a call's value (see [`made_by`]): the binding, the field of it the value
-/// is (`None`: the binding itself), and the name of the function called.
-pub(crate) type Made = (Ident, Option<Ident>, Ident);
+/// What a statement made of a call's value (see [`made_by`]): the binding, which of the value it is,
+/// and the name of the function called.
+pub(crate) type Made = (Ident, Of, Ident);
 
-/// `let name = callee(args);` or `let name = Type { field: callee(args), .. };`, the call followed
-/// by `?` or not, and `callee` a path (its last segment names it): `name`, or its `field`, is then
-/// the very value the call returned, moved there and changed by nothing (a struct literal's other
-/// fields cannot reach a value being built, and `?` hands on an `Ok` or `Some` as it is). If
-/// `callee` is traced, the recorder stored that value as the call returned it, and the next probe
-/// takes that index rather than writing the value again. The recorder checks the rest at run time:
-/// that exactly one call of that name returned to this call since its previous step, and with the
-/// binding's (or field's) type, which a `?` on anything but a `Result` or `Option` would not give.
+/// Which of a call's value a binding is.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Of {
+    /// All of it: `let name = callee(..)?;`.
+    Whole,
+    /// The binding's field: `let name = Type { field: callee(..)?, .. };`.
+    Field(Ident),
+    /// One element of the tuple it returned: `let (a, name) = callee(..);`.
+    Element(usize),
+}
+
+/// `let name = callee(args);`, `let name = Type { field: callee(args), .. };` or `let (a, b) =
+/// callee(args);`, the call followed by `?` or not, and `callee` a path (its last segment names it):
+/// `name`, its `field`, or each name of the tuple is then the very value the call returned (or that
+/// element of it), moved there and changed by nothing (a struct literal's other fields cannot reach
+/// a value being built, and `?` hands on an `Ok` or `Some` as it is). If `callee` is traced, the
+/// recorder stored that value as the call returned it, and the next probe takes that index (or the
+/// element's) rather than writing the value again. The recorder checks the rest at run time: that
+/// exactly one call of that name returned to this call since its previous step, and with the
+/// binding's (or field's, or element's) type, which a `?` on anything but a `Result` or `Option`
+/// would not give.
 pub(crate) fn made_by(stmt: &Stmt) -> Vec<Made> {
     let Stmt::Local(local) = stmt else { return Vec::new() };
-    let Pat::Ident(pat) = &local.pat else { return Vec::new() };
     let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
         return Vec::new();
     };
-    if pat.subpat.is_some() || pat.by_ref.is_some() {
-        return Vec::new();
-    }
+    let plain = |pat: &Pat| match pat {
+        Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => Some(pat.ident.clone()),
+        _ => None,
+    };
     let called = |value: &Expr| {
         let value = match value {
             Expr::Try(tried) => &*tried.expr,
@@ -113,18 +126,33 @@ pub(crate) fn made_by(stmt: &Stmt) -> Vec<Made> {
         let typed = before.iter().any(|s| s.to_string().starts_with(char::is_uppercase));
         (path.qself.is_none() && !typed).then(|| (*last).clone())
     };
-    let name = pat.ident.clone();
-    match &*init.expr {
-        // Each field that is a call: which of them is traced is known only when they return.
-        Expr::Struct(value) => value
-            .fields
-            .iter()
-            .filter_map(|field| {
-                let Member::Named(key) = &field.member else { return None };
-                Some((name.clone(), Some(key.clone()), called(&field.expr)?))
-            })
-            .collect(),
-        value => called(value).map(|callee| (name, None, callee)).into_iter().collect(),
+    match (&local.pat, &*init.expr) {
+        // Each element that is a plain name (`_` binds nothing); a `..` moves the places after it.
+        (Pat::Tuple(tuple), value)
+            if !tuple.elems.iter().any(|pat| matches!(pat, Pat::Rest(_))) =>
+        {
+            let Some(callee) = called(value) else { return Vec::new() };
+            let names = tuple.elems.iter().enumerate();
+            let names = names.filter_map(|(at, pat)| Some((plain(pat)?, Of::Element(at))));
+            names.map(|(name, of)| (name, of, callee.clone())).collect()
+        }
+        (pat, value) => {
+            let Some(name) = plain(pat) else { return Vec::new() };
+            match value {
+                // Each field that is a call: which of them is traced is known only when they return.
+                Expr::Struct(value) => value
+                    .fields
+                    .iter()
+                    .filter_map(|field| {
+                        let Member::Named(key) = &field.member else { return None };
+                        Some((name.clone(), Of::Field(key.clone()), called(&field.expr)?))
+                    })
+                    .collect(),
+                value => {
+                    called(value).map(|callee| (name, Of::Whole, callee)).into_iter().collect()
+                }
+            }
+        }
     }
 }
 

@@ -32,7 +32,8 @@ mod trace;
 mod write;
 
 pub use probe::{
-    a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Probe, RequestParts, Snapshot,
+    a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Of, Probe, RequestParts,
+    Snapshot,
 };
 pub use trace::{
     kept_fields, Binding, ErrorInfo, Event, FrameAt, HostField, HostView, Json, KeptField, LocalAt,
@@ -372,10 +373,13 @@ pub fn step(
                     // run (`Hints::made`): that value as stored when it returned, not written again.
                     let made =
                         probe.hints.made.iter().filter(|m| quick && same_static(m.binding, name));
-                    let made = made.filter_map(|m| Some((m.field, frame.returned_once(m.callee)?)));
-                    let made = made.into_iter().find_map(|(field, (index, ty))| match field {
-                        None => same_static(ty, value.type_name()).then_some(index),
-                        Some(field) => tables.request_made(*value, field, (index, ty), previous),
+                    let made = made.filter_map(|m| Some((&m.of, frame.returned_once(m.callee)?)));
+                    let made = made.into_iter().find_map(|(of, (index, ty))| match *of {
+                        Of::Whole => same_static(ty, value.type_name()).then_some(index),
+                        Of::Field(field) => {
+                            tables.request_made(*value, field, (index, ty), previous)
+                        }
+                        Of::Element(at) => tables.element_of(index, ty, at, value.type_name()),
                     });
                     let index = match (made.or(copied), changed, entries) {
                         (Some(index), _, _) => index,

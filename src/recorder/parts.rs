@@ -64,6 +64,23 @@ impl Tables {
         by_parts(messages).then(|| (tools, part_indices(values[messages as usize].bytes())))
     }
 
+    /// The index of element `at` of the tuple stored as `tuple`, of type `ty`, if that element's
+    /// type is `element_ty` and the tuple is stored by its parts (a tuple is written as a list:
+    /// `[{..},null]`); `None` otherwise, and the element is written.
+    pub(super) fn element_of(
+        &self,
+        tuple: u32,
+        ty: &str,
+        at: usize,
+        element_ty: &str,
+    ) -> Option<u32> {
+        self.done.parts.binary_search(&tuple).ok()?;
+        if tuple_element(ty, at)? != element_ty {
+            return None;
+        }
+        part_indices(self.done.values[tuple as usize].bytes()).get(at).copied()
+    }
+
     /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
     /// changed to `element`: the element is written, the others' indices kept. `value` is written
     /// whole if `previous` is not stored by its parts (or has no such element).
@@ -405,6 +422,32 @@ pub(super) fn string_end(text: &[u8], mut i: usize) -> usize {
             Some(_) => i += 1,
         }
     }
+}
+
+/// The type of element `at` of tuple type `ty` as `std::any::type_name` writes it (`(A, B<C, D>)`);
+/// `None` if `ty` is not a tuple or has no such element.
+pub(super) fn tuple_element(ty: &str, at: usize) -> Option<&str> {
+    let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
+    let (mut depth, mut start, mut k, mut after) = (0usize, 0, 0, ' ');
+    for (i, c) in inner.char_indices() {
+        let arrow = after == '-';
+        after = c;
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            // The `>` of a function type's `->` closes nothing.
+            '>' if arrow => {}
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                if k == at {
+                    return Some(inner[start..i].trim());
+                }
+                k += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    (k == at).then(|| inner[start..].trim()).filter(|last| !last.is_empty())
 }
 
 /// The indices a value written by its parts holds, in order.

@@ -145,17 +145,26 @@ impl Hints {
         Hints { appends: None, returns: None, element: None, copy: None, made: &[] };
 }
 
-/// `let binding = callee(..)?;`, or with `field: callee(..)?` in a struct literal: the binding (or its
-/// field) is the value `callee` returned, moved there as it was. `#[traced]` finds the form; the
-/// recorder takes the value a traced `callee` returned to the call since its previous step (as
-/// stored when it returned) if exactly one call of that name did, with the binding's type (or the
-/// field's), instead of writing it again.
+/// `let binding = callee(..)?;`, with `field: callee(..)?` in a struct literal, or `let (a, binding) =
+/// callee(..);`: the binding (or its field) is the value `callee` returned (or that element of it),
+/// moved there as it was. `#[traced]` finds the form; the recorder takes the value a traced `callee`
+/// returned to the call since its previous step (as stored when it returned) if exactly one call of
+/// that name did, with the binding's type (or the field's, or the element's), instead of writing it
+/// again.
 pub struct Made {
     pub binding: &'static str,
-    /// The field of the binding the value is (only a model request's `messages`, which the recorder
-    /// stores from its parts: `Snapshot::request_parts`); `None` for the binding itself.
-    pub field: Option<&'static str>,
+    pub of: Of,
     pub callee: &'static str,
+}
+
+/// Which of a call's value a binding is ([`Made`]).
+pub enum Of {
+    Whole,
+    /// The binding's field of that name (only a model request's `messages`, which the recorder
+    /// stores from its parts: `Snapshot::request_parts`).
+    Field(&'static str),
+    /// The element at this place of the tuple the call returned.
+    Element(usize),
 }
 
 /// Compiles only for a `Vec`, whose `push` leaves the entries it had as they were: `#[traced]` calls it

@@ -107,3 +107,56 @@ fn a_request_made_of_a_traced_call_s_messages_does_not_write_them_again() {
         written_asking(count);
     }
 }
+
+#[traced]
+fn noted_pair(first: u32) -> (Noted, Vec<Noted>) {
+    let list: Vec<Noted> = (first..first + 8).map(Noted).collect();
+    (Noted(first), list)
+}
+
+#[traced]
+fn take_pair(first: u32) -> usize {
+    let (one, list) = noted_pair(first);
+    list.len() + one.0 as usize
+}
+
+/// `let (one, list) = noted_pair(..);` takes each element of the tuple the call returned, as stored
+/// (by its parts) at its return.
+#[test]
+fn the_names_of_a_tuple_made_of_a_traced_call_s_value_are_not_written_again() {
+    let (quick, every) = writes("take_pair", || take_pair(1));
+    // `list` at its step in the callee (8), and the tuple it returned (9); nothing in the caller.
+    assert_eq!(quick, 8 + 9, "against {every} with every value");
+}
+
+#[traced]
+fn short_pair(first: u32) -> (u32, String) {
+    (first, "short".into())
+}
+
+#[traced]
+fn take_short_pair(first: u32) -> usize {
+    let (n, text) = short_pair(first);
+    text.len() + n as usize
+}
+
+/// A short tuple is stored whole, so its elements are no values of their own: they are written.
+#[test]
+fn the_names_of_a_short_tuple_are_written() {
+    writes("take_short_pair", || take_short_pair(1));
+}
+
+#[test]
+fn a_tuple_type_s_elements_are_found_by_place() {
+    use super::parts::tuple_element;
+    let ty = "(todo_trace::Block, core::option::Option<todo_trace::Warning>)";
+    assert_eq!(tuple_element(ty, 0), Some("todo_trace::Block"));
+    assert_eq!(tuple_element(ty, 1), Some("core::option::Option<todo_trace::Warning>"));
+    assert_eq!(tuple_element(ty, 2), None);
+    let nested = "(std::collections::HashMap<fn(u8) -> u8, (u8, u8)>, [u8; 2], ())";
+    assert_eq!(tuple_element(nested, 0), Some("std::collections::HashMap<fn(u8) -> u8, (u8, u8)>"));
+    assert_eq!(tuple_element(nested, 1), Some("[u8; 2]"));
+    assert_eq!(tuple_element(nested, 2), Some("()"));
+    assert_eq!(tuple_element("alloc::vec::Vec<u8>", 0), None);
+    assert_eq!(tuple_element("()", 0), None);
+}

@@ -7,7 +7,7 @@ use syn::{Pat, Stmt};
 
 use super::{ident, names, scope};
 use crate::scope::{bind_local, bind_pattern, bind_typed, Scope};
-use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by};
+use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by, Of};
 
 /// A statement: `text` as written if it ends in `;` or a block, else an expression without `;`
 /// (a block's tail).
@@ -163,9 +163,13 @@ fn a_copy_is_a_clone_of_another_binding() {
 fn a_binding_made_of_a_call_s_value_is_a_let_of_the_call_or_of_a_struct_of_it() {
     let made = |text: &str| {
         let made = made_by(&stmt(text));
-        let name = |(binding, field, callee): &crate::shapes::Made| {
-            let field = field.as_ref().map_or(String::new(), |field| format!(".{field}"));
-            format!("{binding}{field}={callee}")
+        let name = |(binding, of, callee): &crate::shapes::Made| {
+            let of = match of {
+                Of::Whole => String::new(),
+                Of::Field(field) => format!(".{field}"),
+                Of::Element(at) => format!("[{at}]"),
+            };
+            format!("{binding}{of}={callee}")
         };
         made.iter().map(name).collect::<Vec<_>>()
     };
@@ -181,12 +185,20 @@ fn a_binding_made_of_a_call_s_value_is_a_let_of_the_call_or_of_a_struct_of_it() 
         made("let request = Request { messages: tweak(prepare(&h)?) };"),
         ["request.messages=tweak"]
     );
+    // Each plain name of a tuple pattern, at its place.
+    assert_eq!(
+        made("let (result, warning) = execute(call, &mut state);"),
+        ["result[0]=execute", "warning[1]=execute"]
+    );
+    assert_eq!(made("let (_, (a, b), c) = split(x)?;"), ["c[2]=split"]);
+    assert_eq!(made("let (list, ref n) = pair(items);"), ["list[0]=pair"]);
     // Not a call's value as it returned it, or not a free function's.
     for text in [
         "let list = validate_todos(items)?.len();",
         "let list = validate_todos(items).unwrap();",
         "let list = &validate_todos(items);",
-        "let (list, n) = pair(items);",
+        "let (list, n) = pair(items).clone();",
+        "let (first, .., last) = many(items);",
         "let Some(list) = find(items) else { return 0 };",
         "let list = Vec::new();",
         "let list = <T as Trait>::make();",
