@@ -60,6 +60,10 @@ impl Probes<'_> {
         };
         let appends = some(hints.appends.as_ref().map(|ident| name(ident).into_token_stream()));
         let returns = some(hints.returns.as_ref().map(|ident| name(ident).into_token_stream()));
+        let pushed = some(hints.pushed.as_ref().map(|(list, element)| {
+            let (list, element) = (name(list), name(element));
+            quote!((#list, #element))
+        }));
         let element = some(hints.element.as_ref().map(|(ident, at)| {
             let key = name(ident);
             quote!((#key, #at))
@@ -88,6 +92,7 @@ impl Probes<'_> {
         });
         let alone = hints.alone;
         let tells = hints.appends.is_some()
+            || hints.pushed.is_some()
             || hints.returns.is_some()
             || hints.element.is_some()
             || hints.copy.is_some()
@@ -95,6 +100,7 @@ impl Probes<'_> {
         let told = if tells {
             quote!(&#recorder::Hints {
                 appends: #appends,
+                pushed: #pushed,
                 returns: #returns,
                 element: #element,
                 copy: #copy,

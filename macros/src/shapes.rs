@@ -38,6 +38,18 @@ pub(crate) fn appended_by(stmt: &Stmt, scope: &Scope) -> Option<Ident> {
     only_appends.then(|| name.clone())
 }
 
+/// `name.push(element);` ([`appended_by`]) where `element` is a binding: the list and that binding.
+/// At the call's next step the recorder gives `name`, if it is a `Vec` (its type's name tells), its
+/// value here with `element`'s value here appended, without writing the list again.
+pub(crate) fn pushed_by(stmt: &Stmt, scope: &Scope) -> Option<(Ident, Ident)> {
+    let name = appended_by(stmt, scope)?;
+    let Stmt::Expr(Expr::MethodCall(call), _) = stmt else { return None };
+    let [Expr::Path(path)] = &call.args.iter().collect::<Vec<_>>()[..] else { return None };
+    let element = path.path.get_ident()?;
+    let known = path.qself.is_none() && scope.get(element).is_some_and(|b| !b.moved);
+    known.then(|| (name, element.clone()))
+}
+
 /// The binding a statement changes at one element only: `name[0].field = value;` (any fields after
 /// the literal index), where `value` neither mentions `name` nor holds a block or a jump. The next
 /// statement's probe asserts `name` is a `Vec` and hands that element over: the recorder writes it

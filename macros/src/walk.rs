@@ -9,7 +9,9 @@ use syn::{Block, Expr, Ident, Stmt};
 use crate::host::{root, HostField};
 use crate::mentions::{changing_part, header_part, jumps, mentioned};
 use crate::scope::{bind_local, bind_pattern, Scope};
-use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by, Made};
+use crate::shapes::{
+    appended_by, copied_by, element_set_by, made_by, moved_by, pushed_by, returned_by, Made,
+};
 
 pub(crate) struct Probes<'a> {
     pub(crate) host: &'a [HostField],
@@ -35,6 +37,8 @@ pub(crate) struct Hints {
     pub(crate) moves: Option<Ident>,
     /// A host list's root the statement only appends to (`appended_by`): asserted a `Vec`.
     pub(crate) appends: Option<Ident>,
+    /// A list the statement pushes a binding onto, and that binding (`pushed_by`).
+    pub(crate) pushed: Option<(Ident, Ident)>,
     /// A binding the statement returns as it is (`returned_by`).
     pub(crate) returns: Option<Ident>,
     /// A binding the statement before changed at one element (`element_set_by`): asserted a `Vec`.
@@ -76,11 +80,15 @@ impl Probes<'_> {
                 self.host.iter().any(|field| root(&field.value) == Some(name))
                     && !self.headers.contains(&name.to_string())
             });
+            // Not where a loop's header could change the list before the next pass.
+            let pushed = pushed_by(&stmt, &scope)
+                .filter(|(name, _)| !self.headers.contains(&name.to_string()));
             let ends_pass = pass_end && at == last;
             let let_else = matches!(&stmt, Stmt::Local(local) if local.init.as_ref().is_some_and(|init| init.diverge.is_some()));
             let hints = Hints {
                 moves: moves.cloned(),
                 appends,
+                pushed,
                 returns: returned_by(&stmt, body && at == last, self.result, &scope),
                 element: element.take(),
                 copy: copy.take(),

@@ -381,7 +381,16 @@ pub fn step(
                         }
                         Of::Element(at) => tables.element_of(index, ty, at, value.type_name()),
                     });
-                    let index = match (made.or(copied), changed, entries) {
+                    // Pushed a binding onto by the statement just run: its value then, and that
+                    // binding's value then appended.
+                    let pushed = frame.probe.and_then(|latest| latest.hints.pushed);
+                    let pushed = pushed.filter(|&(list, _)| quick && same_static(list, name));
+                    let pushed = pushed.and_then(|(_, element)| {
+                        let slot =
+                            frame.locals.iter().find(|slot| same_static(slot.name, element))?;
+                        tables.pushed(previous?, (slot.value?, slot.ty), value.type_name())
+                    });
+                    let index = match (made.or(copied).or(pushed), changed, entries) {
                         (Some(index), _, _) => index,
                         (_, Some((((_, at), element), previous)), _) => {
                             tables.element_changed(previous, at, element, *value)

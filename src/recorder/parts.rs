@@ -81,6 +81,30 @@ impl Tables {
         part_indices(self.done.values[tuple as usize].bytes()).get(at).copied()
     }
 
+    /// The index of list `list`, of type `list_ty`, after `element` (an index, and its value's type)
+    /// was pushed onto it: the list's entries and the element's index, if the list is a `Vec` of
+    /// the element's type stored by its parts, or empty; `None` otherwise, and the list is written.
+    pub(super) fn pushed(
+        &mut self,
+        list: u32,
+        (element, element_ty): (u32, &str),
+        list_ty: &str,
+    ) -> Option<u32> {
+        let of = list_ty.strip_prefix("alloc::vec::Vec<")?.strip_suffix('>')?;
+        if of != element_ty {
+            return None;
+        }
+        let mut entries = if self.done.parts.binary_search(&list).is_ok() {
+            part_indices(self.done.values[list as usize].bytes())
+        } else if self.done.values[list as usize].bytes() == b"[]" {
+            Vec::new()
+        } else {
+            return None;
+        };
+        entries.push(element);
+        Some(self.list_value(&entries, Some(list)))
+    }
+
     /// The index of list `value` (stored as `previous`, by its parts) after only its element `at`
     /// changed to `element`: the element is written, the others' indices kept. `value` is written
     /// whole if `previous` is not stored by its parts (or has no such element).

@@ -124,6 +124,10 @@ pub struct Hints {
     /// `Vec`): at the call's next step, the entries it had are unchanged. Nothing else can run in
     /// between (`#[traced]` leaves out a push in a loop whose header mentions the binding).
     pub appends: Option<&'static str>,
+    /// The list this probe's statement pushes a binding onto, and that binding (`results.push(result);`):
+    /// at the call's next step the list, if it is a `Vec`, is its value here with the binding's value
+    /// here appended. Nothing else can change it in between (as for `appends`).
+    pub pushed: Option<(&'static str, &'static str)>,
     /// The binding this probe's statement returns as it is (`Ok(prepared)`): the call's return
     /// value is its value at this step.
     pub returns: Option<&'static str>,
@@ -142,7 +146,7 @@ pub struct Hints {
 
 impl Hints {
     pub const NONE: Hints =
-        Hints { appends: None, returns: None, element: None, copy: None, made: &[] };
+        Hints { appends: None, pushed: None, returns: None, element: None, copy: None, made: &[] };
 }
 
 /// `let binding = callee(..)?;`, with `field: callee(..)?` in a struct literal, or `let (a, binding) =

@@ -160,3 +160,40 @@ fn a_tuple_type_s_elements_are_found_by_place() {
     assert_eq!(tuple_element("alloc::vec::Vec<u8>", 0), None);
     assert_eq!(tuple_element("()", 0), None);
 }
+
+#[traced]
+fn push_each(count: u32) -> usize {
+    let mut list = Vec::new();
+    for n in 0..count {
+        let noted = Noted(n);
+        list.push(noted);
+    }
+    list.len()
+}
+
+/// `list.push(noted);` gives the list its entries before and the pushed binding's value, at the
+/// next step (the next pass's first, or the one after the loop): once the list is stored by its
+/// parts, each record is written once, where its binding is made, and the list not again.
+#[test]
+fn a_list_a_binding_is_pushed_onto_is_not_written_again() {
+    let (eight, every) = writes("push_each", || push_each(8));
+    let (sixteen, _) = writes("push_each", || push_each(16));
+    // Under `PARTS_FROM` bytes (five records) a list is stored whole, its entries no values of their
+    // own: the lists of two to six records are written (20 records).
+    assert_eq!(eight, 8 + 20, "against {every} with every value");
+    assert_eq!(sixteen - eight, 8);
+}
+
+#[traced]
+fn push_onto_text(first: u32) -> usize {
+    let mut text = String::new();
+    let letter = char::from_digit(first % 10, 10).unwrap_or('x');
+    text.push(letter);
+    text.len()
+}
+
+/// A `String` pushed onto is no `Vec`: written, as any other binding.
+#[test]
+fn a_text_pushed_onto_is_written() {
+    writes("push_onto_text", || push_onto_text(1));
+}

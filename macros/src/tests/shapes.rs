@@ -7,7 +7,9 @@ use syn::{Pat, Stmt};
 
 use super::{ident, names, scope};
 use crate::scope::{bind_local, bind_pattern, bind_typed, Scope};
-use crate::shapes::{appended_by, copied_by, element_set_by, made_by, moved_by, returned_by, Of};
+use crate::shapes::{
+    appended_by, copied_by, element_set_by, made_by, moved_by, pushed_by, returned_by, Of,
+};
 
 /// A statement: `text` as written if it ends in `;` or a block, else an expression without `;`
 /// (a block's tail).
@@ -127,6 +129,22 @@ fn a_push_is_an_append_only_when_its_value_leaves_the_list_alone() {
     assert_eq!(appended("list.push(item)"), None);
     assert_eq!(appended("list.insert(0, item);"), None);
     assert_eq!(appended("other.push(item);"), None);
+}
+
+#[test]
+fn a_binding_pushed_is_a_plain_name_in_scope() {
+    let mut scope = scope(&["list", "item", "gone"]);
+    scope.mark_moved(&crate::tests::ident("gone"));
+    let pushed =
+        |text: &str| pushed_by(&stmt(text), &scope).map(|(list, item)| format!("{list}<-{item}"));
+    assert_eq!(pushed("list.push(item);"), Some("list<-item".into()));
+    // Not a binding (a call, a field, a path), one moved away, or not an append at all.
+    assert_eq!(pushed("list.push(item.clone());"), None);
+    assert_eq!(pushed("list.push(item.field);"), None);
+    assert_eq!(pushed("list.push(module::item);"), None);
+    assert_eq!(pushed("list.push(gone);"), None);
+    assert_eq!(pushed("list.push(list);"), None);
+    assert_eq!(pushed("other.push(item);"), None);
 }
 
 #[test]
