@@ -1,5 +1,6 @@
 //! The wasm exports from a real browser: every trace's JSON text is byte-identical to its golden
-//! file, and a bad id comes out as a JS `Error` with a clear message.
+//! file with each character past ASCII escaped, and a bad id comes out as a JS `Error` with a clear
+//! message.
 //!
 //! Only what needs the real module in a browser is here: the exports take `&str` and return JSON
 //! text, so a Rust test calls them as the glue does. What JS callers see (the values made whole,
@@ -53,9 +54,23 @@ fn every_trace_crosses_as_json_text_byte_identical_to_the_native_golden_file() {
         let json = api::trace_json(figure, scenario, lang).unwrap_or_else(|error| {
             panic!("{figure}/{scenario}/{lang}: {}", message(error));
         });
-        // The golden file is the same compact JSON with a line break before each step.
-        assert_eq!(json, golden.replace('\n', ""), "{figure}/{scenario}/{lang}");
+        // The golden file is the same compact JSON with a line break before each step, its text as
+        // written: JS gets each character past ASCII as `\u` escapes of its UTF-16 units.
+        assert_eq!(json, escaped(&golden.replace('\n', "")), "{figure}/{scenario}/{lang}");
+        assert!(json.is_ascii());
     }
+}
+
+fn escaped(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            c.encode_utf16(&mut [0; 2]).iter().for_each(|u| out += &format!("\\u{u:04x}"));
+        }
+    }
+    out
 }
 
 /// The message of the JS `Error` an export returned.

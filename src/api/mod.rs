@@ -20,7 +20,47 @@ use crate::lesson::messages::quoted;
 /// The one error helper: a value as JSON text, or the API error as a JS `Error`.
 fn reply<T: serde::Serialize>(value: Result<T, ApiError>) -> Result<String, JsError> {
     let value = value.map_err(|error| JsError::new(&error.0))?;
-    serde_json::to_string(&value).map_err(|error| JsError::new(&error.to_string()))
+    let json = serde_json::to_string(&value).map_err(|error| JsError::new(&error.to_string()))?;
+    Ok(ascii(json))
+}
+
+/// JSON text with each character past ASCII written as `\u` escapes of its UTF-16 units, which JS
+/// parses to the same strings (outside strings JSON has none). A single such character anywhere (an
+/// English question's `’`) made the whole text a two-byte string in V8, decoded about four times
+/// slower and parsed slower: 2.7 ms of a 100-call run's trace, and no slower for a Chinese one
+/// (bench/tricks.md). Done on the text, not by a serde_json `Formatter`, which built all of
+/// serialization a second time into the module (3.5 KB gzip).
+fn ascii(json: String) -> String {
+    use std::fmt::Write;
+    if json.is_ascii() {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + json.len() / 8);
+    let mut rest = json.as_str();
+    while !rest.is_empty() {
+        // Runs of ASCII copied whole: a character at a time was slower than what it saved.
+        let run = ascii_run(rest.as_bytes());
+        out.push_str(&rest[..run]);
+        let Some(c) = rest[run..].chars().next() else { break };
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "\\u{unit:04x}");
+        }
+        rest = &rest[run + c.len_utf8()..];
+    }
+    out
+}
+
+/// How many bytes `bytes` starts with that are ASCII, eight looked at a time.
+fn ascii_run(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..at + 8) {
+        if u64::from_le_bytes(word.try_into().unwrap_or([0x80; 8])) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().take_while(|byte| byte.is_ascii()).count()
 }
 
 #[wasm_bindgen(start)]
@@ -105,4 +145,24 @@ pub fn trace_refused_json(figure_id: &str, refusal: &str, lang: &str) -> Result<
 
 fn language(lang: &str) -> Result<Lang, ApiError> {
     figures::parse_lang(lang)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Characters past ASCII are escaped, one `\u` per UTF-16 unit, and the text reads back as the
+    /// same value; ASCII text is left as it is.
+    #[test]
+    fn json_for_js_is_ascii_and_reads_back_the_same() {
+        let value =
+            serde_json::json!({ "问题": "the model’s plan: 中文 😀", "plain": "a\"b\\c\n\u{7f}" });
+        let json = super::ascii(serde_json::to_string(&value).unwrap());
+        assert!(json.is_ascii(), "{json}");
+        assert!(
+            json.contains(r#""\u95ee\u9898":"the model\u2019s plan: \u4e2d\u6587 \ud83d\ude00""#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap(), value);
+        let plain = serde_json::to_string(&serde_json::json!({"a": "b\u{7f}\n"})).unwrap();
+        assert_eq!(super::ascii(plain.clone()), plain);
+    }
 }

@@ -293,7 +293,12 @@ impl Tables {
                 return index;
             }
         }
-        let Some(split) = split(text) else { return self.intern(text, false, previous) };
+        // A long value stored whole (a record holding a long text, as a tool's result is) is found
+        // by its text before it is read through for parts: it was not split then, nor is it now.
+        if let Some(index) = self.find(text, false, hash) {
+            return index;
+        }
+        let Some(split) = split(text) else { return self.intern_hashed(text, false, hash) };
         let index = self.store_parts(text, &split, previous);
         self.whole.insert(at, (hash, index));
         index

@@ -54,22 +54,19 @@ impl Tables {
     /// The index of `text`, stored if it is new; `by_parts` tells a value written by its parts
     /// (`[3,4]`, two indices) from the same text written whole (a list of two numbers).
     pub(super) fn intern(&mut self, text: &[u8], by_parts: bool, previous: Option<u32>) -> u32 {
-        let values = &mut self.done.values;
-        let parts = &mut self.done.parts;
-        let same = |index: u32| {
-            same_bytes(values[index as usize].bytes(), text)
-                && parts.binary_search(&index).is_ok() == by_parts
-        };
         // A value written again is most often what it was: one comparison, and no hash.
-        if let Some(previous) = previous {
-            if same(previous) {
-                return previous;
-            }
+        if let Some(previous) = previous.filter(|&previous| self.is(previous, text, by_parts)) {
+            return previous;
         }
-        let hash = mix(text_hash(text), u64::from(by_parts));
-        if let Some(index) = self.values.find(hash, same) {
+        self.intern_hashed(text, by_parts, text_hash(text))
+    }
+
+    /// [`Tables::intern`] without a `previous`, `hash` the text's [`text_hash`].
+    pub(super) fn intern_hashed(&mut self, text: &[u8], by_parts: bool, hash: u64) -> u32 {
+        if let Some(index) = self.find(text, by_parts, hash) {
             return index;
         }
+        let (values, parts) = (&mut self.done.values, &mut self.done.parts);
         let index = values.len() as u32;
         if by_parts {
             // Its parts' whole lengths in place of their indices.
@@ -84,8 +81,20 @@ impl Tables {
             self.lengths.push(length);
         }
         values.push(Json(text.into()));
-        self.values.add(hash, index);
+        self.values.add(mix(hash, u64::from(by_parts)), index);
         index
+    }
+
+    /// The index of `text` if it is stored (`hash` its [`text_hash`]).
+    pub(super) fn find(&self, text: &[u8], by_parts: bool, hash: u64) -> Option<u32> {
+        let hash = mix(hash, u64::from(by_parts));
+        self.values.find(hash, |index| self.is(index, text, by_parts))
+    }
+
+    /// Whether value `index` is `text`, stored by its parts or not as `by_parts` says.
+    fn is(&self, index: u32, text: &[u8], by_parts: bool) -> bool {
+        same_bytes(self.done.values[index as usize].bytes(), text)
+            && self.done.parts.binary_search(&index).is_ok() == by_parts
     }
 
     pub(super) fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
