@@ -117,7 +117,7 @@ fn unknown_ids_are_js_errors_with_clear_messages() {
 }
 
 /// Runs as data, in the browser: every built-in loop scenario is a run file, and replaying that
-/// file's JSON text through `traceRunJson` gives the scenario's trace: the same steps, values, host
+/// file's JSON text (as UTF-8) through `traceRunJson` gives the scenario's trace: the same steps, values, host
 /// states, requests, result, claims and replay info. Only what names the scenario differs: its id
 /// (a run file opened is `run`) and the setup it was given (a run file has none).
 #[wasm_bindgen_test]
@@ -136,7 +136,7 @@ fn every_scenario_replayed_from_its_run_file_text_is_the_scenario_s_trace() {
             let id = scenario.id;
             let file = api::run_file_json(id, lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
-            let replayed = api::trace_run_json(&file, lang)
+            let replayed = api::trace_run_json(file.as_bytes(), lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
             let traced = api::trace_json("loop", id, lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));

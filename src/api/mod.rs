@@ -1,6 +1,7 @@
 //! The wasm boundary: thin `#[wasm_bindgen]` exports that take strings and return JSON text.
 //!
-//! Every export takes only strings and returns a string, so no JS value ever enters Rust: a getter
+//! Every export takes only strings (a run file as UTF-8 bytes, copied in) and returns a string, so
+//! no JS value ever enters Rust: a getter
 //! or a Proxy cannot run code inside a Rust frame, and no JS exception can unwind through the
 //! module (which would leave its stack pointer where the throw left it). `www/api.js` is the JS
 //! API: it checks the arguments, reads an author's value once into plain data (`www/value.js`),
@@ -110,10 +111,19 @@ pub fn trace_value_json(figure_id: &str, json: &str, lang: &str) -> Result<Strin
 }
 
 /// Replays a run file's text in the loop figure: `Trace` as JSON. A file over a limit, or not a
-/// run file, gives a trace that did not run with the coded error.
+/// run file, gives a trace that did not run with the coded error. The text comes as UTF-8 (see
+/// [`run_text`]).
 #[wasm_bindgen(js_name = traceRunJson)]
-pub fn trace_run_json(text: &str, lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| run::trace_run(text, lang)))
+pub fn trace_run_json(text: &[u8], lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| run::trace_run(&run_text(text), lang)))
+}
+
+/// A run file's text, handed over as UTF-8 bytes: wasm-bindgen's glue copies a string into the
+/// module a character at a time in JS, four times slower than `TextEncoder.encodeInto` for a run
+/// of a megabyte (bench/tricks.md). Bytes that are not UTF-8 read as `TextEncoder` would have
+/// written the text they came from.
+fn run_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
 }
 
 /// The run file of a built-in loop scenario: `RunFile` as JSON.
@@ -129,11 +139,12 @@ pub fn what_if_json(scenario_id: &str, change: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| what_if::what_if(scenario_id, change, lang)))
 }
 
-/// A run file's text with one thing the host controls changed: its recording replayed with the
-/// change, up to the first model call the recorded model never saw. `WhatIf` as JSON.
+/// A run file's text (as UTF-8, see [`run_text`]) with one thing the host controls changed: its
+/// recording replayed with the change, up to the first model call the recorded model never saw.
+/// `WhatIf` as JSON.
 #[wasm_bindgen(js_name = whatIfRunJson)]
-pub fn what_if_run_json(text: &str, change: &str, lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| what_if::what_if_run(text, change, lang)))
+pub fn what_if_run_json(text: &[u8], change: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| what_if::what_if_run(&run_text(text), change, lang)))
 }
 
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,
