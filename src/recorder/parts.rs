@@ -50,10 +50,8 @@ impl Tables {
     /// too): the tools' index, and each message's. `None` if it is not stored so.
     pub(super) fn request_indices(&self, index: u32) -> Option<(u32, Vec<u32>)> {
         let (tools_key, messages_key) = self.request_keys.as_ref()?;
-        let (values, parts) = (&self.done.values, &self.done.parts);
-        let by_parts = |index: u32| parts.binary_search(&index).is_ok();
-        let text = values[index as usize].bytes();
-        let fields = children(text).filter(|_| by_parts(index))?;
+        let text = self.done.values[index as usize].bytes();
+        let fields = children(text).filter(|_| self.by_parts(index))?;
         let [tools, messages] = &fields[..] else { return None };
         let named = |part: &Part, key: &[u8]| &text[part.key.clone()] == key;
         if !named(tools, tools_key) || !named(messages, messages_key) {
@@ -61,7 +59,7 @@ impl Tables {
         }
         let messages = index_at(&text[messages.value.clone()]);
         let tools = index_at(&text[tools.value.clone()]);
-        by_parts(messages).then(|| (tools, part_indices(values[messages as usize].bytes())))
+        Some((tools, self.parts_of(messages)?.to_vec()))
     }
 
     /// The index of element `at` of the tuple stored as `tuple`, of type `ty`, if that element's
@@ -74,11 +72,11 @@ impl Tables {
         at: usize,
         element_ty: &str,
     ) -> Option<u32> {
-        self.done.parts.binary_search(&tuple).ok()?;
+        let parts = self.parts_of(tuple)?;
         if tuple_element(ty, at)? != element_ty {
             return None;
         }
-        part_indices(self.done.values[tuple as usize].bytes()).get(at).copied()
+        parts.get(at).copied()
     }
 
     /// The index of list `list`, of type `list_ty`, after `element` (an index, and its value's type)
@@ -94,12 +92,10 @@ impl Tables {
         if of != element_ty {
             return None;
         }
-        let mut entries = if self.done.parts.binary_search(&list).is_ok() {
-            part_indices(self.done.values[list as usize].bytes())
-        } else if self.done.values[list as usize].bytes() == b"[]" {
-            Vec::new()
-        } else {
-            return None;
+        let mut entries = match self.parts_of(list) {
+            Some(parts) => parts.to_vec(),
+            None if self.done.values[list as usize].bytes() == b"[]" => Vec::new(),
+            None => return None,
         };
         entries.push(element);
         Some(self.list_value(&entries, Some(list)))
@@ -115,9 +111,7 @@ impl Tables {
         element: &dyn Snapshot,
         value: &dyn Snapshot,
     ) -> u32 {
-        let stored = self.done.parts.binary_search(&previous).is_ok();
-        let mut entries =
-            if stored { part_indices(self.done.values[previous as usize].bytes()) } else { vec![] };
+        let mut entries = self.parts_of(previous).map(<[u32]>::to_vec).unwrap_or_default();
         if at >= entries.len() {
             return self.value(value, Some(previous));
         }
@@ -135,7 +129,7 @@ impl Tables {
         // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
         // is the entries', a comma after each but the last, and the two brackets.
         let long = || {
-            entries.iter().any(|&entry| parts.binary_search(&entry).is_ok())
+            entries.iter().any(|&entry| self.by_parts(entry))
                 || entries
                     .iter()
                     .map(|&entry| values[entry as usize].bytes().len() + 1)
@@ -154,7 +148,7 @@ impl Tables {
         // Not noted by its whole text's hash, as a value `store` splits is: that took writing the whole
         // list out at each push onto the history, and only the run's outcome, once, wrote it whole again
         // (`prepare_messages` reads it as the host's entries, `settled`).
-        let index = self.intern(&text, by_parts, previous);
+        let index = self.intern(&text, by_parts.then_some(entries), previous);
         self.scratch = text;
         index
     }
@@ -195,7 +189,7 @@ impl Tables {
         // Stored whole (a short list), the messages are not values of their own yet, and writing the
         // request would make them so, here: it is written, or the next values' indices would differ.
         // Stored by their parts, each is one already, as writing the request would find it.
-        self.done.parts.binary_search(&messages).ok()?;
+        self.parts_of(messages)?;
         let mut index = None;
         value.request_parts(&mut |RequestParts { tools, messages: (key, list) }| {
             if key != field || list.type_label() != type_label(ty) {
@@ -243,10 +237,10 @@ impl Tables {
         let (values, parts) = (&self.done.values, &self.done.parts);
         // A field is split where its value is stored by its parts; the text is each name and value, a
         // comma after each but the last, and the two braces.
-        let length = |index| whole_length(values, parts, &self.lengths, index);
+        let length = |index: u32| self.stored[index as usize].whole;
         let whole =
             1 + fields.iter().map(|&(key, index)| key.len() + length(index) + 1).sum::<usize>();
-        let split_field = fields.iter().any(|(_, index)| parts.binary_search(index).is_ok());
+        let split_field = fields.iter().any(|&(_, index)| self.by_parts(index));
         let by_parts = whole >= PARTS_FROM && split_field;
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
@@ -263,7 +257,8 @@ impl Tables {
             }
         }
         text.push(b'}');
-        let index = self.intern(&text, by_parts, previous);
+        let indices: Vec<u32> = fields.iter().map(|&(_, index)| index).collect();
+        let index = self.intern(&text, by_parts.then_some(&indices[..]), previous);
         self.scratch = text;
         index
     }
@@ -271,15 +266,14 @@ impl Tables {
     /// The index of a value's JSON `text`, stored if it is new: by its parts if [`split`] splits it.
     pub(super) fn store(&mut self, text: &[u8], previous: Option<u32>) -> u32 {
         if text.len() < PARTS_FROM {
-            return self.intern(text, false, previous);
+            return self.intern(text, None, previous);
         }
         // A long value written again is most often what it was, or one stored before: compared part by
         // part, before any split.
         let (values, parts) = (&self.done.values, &self.done.parts);
         // Of another length it is not (the conversation grows at each model call): not compared.
-        let at_parts = previous.and_then(|previous| parts.binary_search(&previous).ok());
-        if let Some((previous, at)) = previous.zip(at_parts) {
-            if self.lengths[at] == text.len()
+        if let Some(previous) = previous.filter(|&previous| self.by_parts(previous)) {
+            if self.stored[previous as usize].whole == text.len()
                 && matches(values, parts, previous, text, 0) == Some(text.len())
             {
                 return previous;
@@ -298,7 +292,7 @@ impl Tables {
         if let Some(index) = self.find(text, false, hash) {
             return index;
         }
-        let Some(split) = split(text) else { return self.intern_hashed(text, false, hash) };
+        let Some(split) = split(text) else { return self.intern_hashed(text, None, hash) };
         let index = self.store_parts(text, &split, previous);
         self.whole.insert(at, (hash, index));
         index
@@ -313,11 +307,9 @@ impl Tables {
         previous: Option<u32>,
     ) -> u32 {
         // Each part is most likely the previous value's part at its place.
-        let (values, stored) = (&self.done.values, &self.done.parts);
-        let like = match previous.filter(|&previous| stored.binary_search(&previous).is_ok()) {
-            Some(previous) => part_indices(values[previous as usize].bytes()),
-            None => Vec::new(),
-        };
+        let like = previous.and_then(|previous| self.parts_of(previous)).map(<[u32]>::to_vec);
+        let like = like.unwrap_or_default();
+        let mut ids = Vec::with_capacity(parts.len());
         let mut indices = Vec::with_capacity(8 * parts.len() + 2);
         indices.push(text[0]);
         for (k, part) in parts.iter().enumerate() {
@@ -328,18 +320,10 @@ impl Tables {
             indices.extend_from_slice(&text[part.key.clone()]);
             let index = self.store(&text[part.value.clone()], like.get(k).copied());
             number(&mut indices, index.into());
+            ids.push(index);
         }
         indices.push(text[text.len() - 1]);
-        self.intern(&indices, true, previous)
-    }
-}
-
-/// The length of value `index`'s whole text: of its text, or for a value stored by its parts (`parts`)
-/// its whole length as `lengths` notes it.
-pub(super) fn whole_length(values: &[Json], parts: &[u32], lengths: &[usize], index: u32) -> usize {
-    match parts.binary_search(&index) {
-        Ok(at) => lengths[at],
-        Err(_) => values[index as usize].bytes().len(),
+        self.intern(&indices, Some(&ids), previous)
     }
 }
 
@@ -477,12 +461,6 @@ pub(super) fn tuple_element(ty: &str, at: usize) -> Option<&str> {
         }
     }
     (k == at).then(|| inner[start..].trim()).filter(|last| !last.is_empty())
-}
-
-/// The indices a value written by its parts holds, in order.
-pub(super) fn part_indices(stored: &[u8]) -> Vec<u32> {
-    let parts = children(stored).unwrap_or_default();
-    parts.iter().map(|part| index_at(&stored[part.value.clone()])).collect()
 }
 
 /// A value index written in decimal.

@@ -1,7 +1,6 @@
 //! The recording's tables: each distinct value stored once (by the hash of its JSON text), bindings,
 //! scopes and host views, so that a step is a few indices.
 
-use super::parts::{children, index_at, whole_length};
 use super::probe::{HostList, Snapshot};
 use super::trace::{Binding, HostView, Json, Recording};
 use super::Slot;
@@ -14,14 +13,24 @@ pub(super) struct Tables {
     pub(super) values: ByHash,
     /// The values `store` wrote by their parts, by the hash of their whole text.
     pub(super) whole: Vec<(u64, u32)>,
-    /// The length of each value written by its parts, as a whole, in the order of `done.parts`.
-    pub(super) lengths: Vec<usize>,
+    /// What is kept of each value besides its text, by index.
+    pub(super) stored: Vec<Stored>,
     /// Where a value is written to be compared or stored.
     pub(super) scratch: Vec<u8>,
     /// A hash of each host view, by index: most views are new, and comparing hashes is cheaper.
     pub(super) host_hashes: Vec<u64>,
     /// The keys of a model request's two fields, as the first request stored gave them (`parts`).
     pub(super) request_keys: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// What the tables keep of a value besides its text: looked up by index, where reading its text
+/// again (for its parts) or searching `Recording::parts` (whether it has parts) was a tenth of a
+/// 100-call run's trace natively.
+pub(super) struct Stored {
+    /// The length of its whole text: a value stored by its parts, written out whole.
+    pub(super) whole: usize,
+    /// Its parts' indices, in order, if it is stored by them.
+    pub(super) parts: Option<Box<[u32]>>,
 }
 
 #[cfg(test)]
@@ -51,37 +60,41 @@ impl Tables {
         index
     }
 
-    /// The index of `text`, stored if it is new; `by_parts` tells a value written by its parts
-    /// (`[3,4]`, two indices) from the same text written whole (a list of two numbers).
-    pub(super) fn intern(&mut self, text: &[u8], by_parts: bool, previous: Option<u32>) -> u32 {
+    /// The index of `text`, stored if it is new; `parts` are its parts' indices if it is written by
+    /// them (`[3,4]`), which tells it from the same text written whole (a list of two numbers).
+    pub(super) fn intern(
+        &mut self,
+        text: &[u8],
+        parts: Option<&[u32]>,
+        previous: Option<u32>,
+    ) -> u32 {
         // A value written again is most often what it was: one comparison, and no hash.
+        let by_parts = parts.is_some();
         if let Some(previous) = previous.filter(|&previous| self.is(previous, text, by_parts)) {
             return previous;
         }
-        self.intern_hashed(text, by_parts, text_hash(text))
+        self.intern_hashed(text, parts, text_hash(text))
     }
 
     /// [`Tables::intern`] without a `previous`, `hash` the text's [`text_hash`].
-    pub(super) fn intern_hashed(&mut self, text: &[u8], by_parts: bool, hash: u64) -> u32 {
-        if let Some(index) = self.find(text, by_parts, hash) {
+    pub(super) fn intern_hashed(&mut self, text: &[u8], parts: Option<&[u32]>, hash: u64) -> u32 {
+        if let Some(index) = self.find(text, parts.is_some(), hash) {
             return index;
         }
-        let (values, parts) = (&mut self.done.values, &mut self.done.parts);
-        let index = values.len() as u32;
-        if by_parts {
-            // Its parts' whole lengths in place of their indices.
-            let mut length = text.len();
-            for part in children(text).unwrap_or_default() {
-                let digits = &text[part.value];
-                let part = index_at(digits);
-                length -= digits.len();
-                length += whole_length(values, parts, &self.lengths, part);
-            }
-            parts.push(index);
-            self.lengths.push(length);
+        let index = self.done.values.len() as u32;
+        let whole = match parts {
+            // Each part's whole length in place of its index.
+            Some(parts) => parts.iter().fold(text.len(), |length, &part| {
+                length + self.stored[part as usize].whole - digits(part)
+            }),
+            None => text.len(),
+        };
+        if parts.is_some() {
+            self.done.parts.push(index);
         }
-        values.push(Json(text.into()));
-        self.values.add(mix(hash, u64::from(by_parts)), index);
+        self.stored.push(Stored { whole, parts: parts.map(Box::from) });
+        self.done.values.push(Json(text.into()));
+        self.values.add(mix(hash, u64::from(parts.is_some())), index);
         index
     }
 
@@ -93,8 +106,18 @@ impl Tables {
 
     /// Whether value `index` is `text`, stored by its parts or not as `by_parts` says.
     fn is(&self, index: u32, text: &[u8], by_parts: bool) -> bool {
-        same_bytes(self.done.values[index as usize].bytes(), text)
-            && self.done.parts.binary_search(&index).is_ok() == by_parts
+        self.by_parts(index) == by_parts
+            && same_bytes(self.done.values[index as usize].bytes(), text)
+    }
+
+    /// Whether value `index` is stored by its parts.
+    pub(super) fn by_parts(&self, index: u32) -> bool {
+        self.stored[index as usize].parts.is_some()
+    }
+
+    /// The indices of the parts value `index` is stored by, if it is.
+    pub(super) fn parts_of(&self, index: u32) -> Option<&[u32]> {
+        self.stored[index as usize].parts.as_deref()
     }
 
     pub(super) fn binding(&mut self, name: &'static str, ty: &'static str) -> u32 {
@@ -152,6 +175,11 @@ impl Tables {
         });
         entries
     }
+}
+
+/// How many digits `n` is written with.
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
 }
 
 /// Values by the hashes of their texts: an open-addressing table, at most half full, each slot a value's
