@@ -31,18 +31,17 @@ fn key(name: &str) -> Vec<u8> {
 }
 
 /// A value index as JSON. Most in a short trace are one or two digits (a step's locals, scope, host,
-/// line): pushed without itoa.
+/// line), and a long one's, up to four: pushed without itoa, whose copy of its buffer was a call
+/// for each (7% of a 100-call run's trace natively).
 pub(super) fn number(out: &mut Vec<u8>, n: u64) {
-    if n < 10 {
-        out.push(b'0' + n as u8);
-        return;
+    let digit = |d: u64| b'0' + (d % 10) as u8;
+    match n {
+        0..10 => out.push(digit(n)),
+        10..100 => out.extend([digit(n / 10), digit(n)]),
+        100..1000 => out.extend([digit(n / 100), digit(n / 10), digit(n)]),
+        1000..10000 => out.extend([digit(n / 1000), digit(n / 100), digit(n / 10), digit(n)]),
+        _ => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
     }
-    if n < 100 {
-        out.push(b'0' + (n / 10) as u8);
-        out.push(b'0' + (n % 10) as u8);
-        return;
-    }
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 impl Tables {
@@ -140,7 +139,19 @@ impl Tables {
         let by_parts = first_object && long();
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
-        if by_parts {
+        // A list grown at its end (the history, at each push) is the text it had and the new indices.
+        let grown = previous.filter(|_| by_parts).and_then(|previous| {
+            let old = self.parts_of(previous).filter(|old| entries.starts_with(old))?;
+            Some((values[previous as usize].bytes(), old.len()))
+        });
+        if let Some((old, kept)) = grown.filter(|&(_, kept)| kept > 0) {
+            text.extend_from_slice(&old[..old.len() - 1]);
+            for &entry in &entries[kept..] {
+                text.push(b',');
+                number(&mut text, entry.into());
+            }
+            text.push(b']');
+        } else if by_parts {
             each(&mut text, entries, |out, &entry| number(out, entry.into()));
         } else {
             each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));

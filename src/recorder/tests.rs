@@ -514,3 +514,26 @@ fn type_names_lose_their_paths() {
 pub(super) fn no_errors(_: &dyn std::any::Any) -> ErrorInfo {
     ErrorInfo { code: "error", message: String::new(), line: None, column: None }
 }
+
+/// A list grown at its end from the list before (the history at each push) is the list written
+/// from its entries alone: the same text, the same value.
+#[test]
+fn a_list_grown_at_its_end_is_the_list_written_anew() {
+    use super::tables::Tables;
+    let record = |n: usize| format!(r#"{{"n":{n},"s":"{}"}}"#, "x".repeat(100 + n));
+    let mut tables = Tables::default();
+    let entries: Vec<u32> = (0..12).map(|n| tables.store(record(n).as_bytes(), None)).collect();
+    let mut previous = None;
+    for end in 1..=entries.len() {
+        let grown = tables.list_value(&entries[..end], previous);
+        let mut fresh = Tables::default();
+        let again: Vec<u32> = (0..end).map(|n| fresh.store(record(n).as_bytes(), None)).collect();
+        let anew = fresh.list_value(&again, None);
+        assert_eq!(
+            tables.done.values[grown as usize].get(),
+            fresh.done.values[anew as usize].get()
+        );
+        assert_eq!(tables.by_parts(grown), fresh.by_parts(anew), "{end} entries");
+        previous = Some(grown);
+    }
+}
