@@ -285,6 +285,7 @@ pub fn step(
         let may_differ =
             |name: &str| every || is_in(frame.mentions(), name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
+        tables.likely(&frame.locals);
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
         // new, whatever that step's statement mentions.
@@ -477,6 +478,7 @@ fn leave_with(
             let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });
+            r.tables.likely(&top.locals);
             let ending = ending(&mut r.tables, &r.describe, returned);
             let value = match ending {
                 Ending::Value(value) => Some(value),

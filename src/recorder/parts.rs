@@ -290,6 +290,12 @@ impl Tables {
                 return previous;
             }
         }
+        let likely = self.likely.iter().copied();
+        let mut likely = likely.filter(|&index| self.stored[index as usize].whole == text.len());
+        if let Some(index) = likely.find(|&index| matches(values, parts, index, text, 0).is_some())
+        {
+            return index;
+        }
         let hash = text_hash(text);
         let at = self.whole.partition_point(|&(known, _)| known < hash);
         let found = self.whole[at..].iter().take_while(|&&(known, _)| known == hash);

@@ -537,3 +537,27 @@ fn a_list_grown_at_its_end_is_the_list_written_anew() {
         previous = Some(grown);
     }
 }
+
+/// A long part that is one of the likely values (the current call's locals) is that value, found by
+/// comparing it, and what is stored is the same as without the hint.
+#[test]
+fn a_part_that_is_a_likely_value_is_that_value() {
+    use super::tables::Tables;
+    use serde_json::json;
+    let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();
+    let message = |n: usize| json!({"role": "user", "content": format!("{n}: {}", "x".repeat(90))});
+    let history: Vec<_> = (0..8).map(message).collect();
+    let outcome = json!({"stop": "answered", "history": history});
+    let (mut hinted, mut plain_tables) = (Tables::default(), Tables::default());
+    let list = hinted.store(&text(&json!(history)), None);
+    plain_tables.store(&text(&json!(history)), None);
+    hinted.likely = vec![list];
+    let object = hinted.store(&text(&outcome), None);
+    let same = plain_tables.store(&text(&outcome), None);
+    assert_eq!(hinted.parts_of(object).map(|parts| parts[1]), Some(list));
+    assert_eq!(
+        hinted.done.values[object as usize].get(),
+        plain_tables.done.values[same as usize].get()
+    );
+    assert_eq!(hinted.done.values.len(), plain_tables.done.values.len());
+}
