@@ -285,7 +285,6 @@ pub fn step(
         let may_differ =
             |name: &str| every || is_in(frame.mentions(), name) || is_in(probe.fresh, name);
         let tables = &mut r.tables;
-        tables.likely(&frame.locals);
 
         // A root bound since the call's previous step (`let mut history = ...` in `run_loop`) is
         // new, whatever that step's statement mentions.
@@ -306,6 +305,9 @@ pub fn step(
                     .and_then(|latest| latest.hints.appends)
                     .is_some_and(|name| same_static(name, root));
                 let kept = if !every && appended { before.len() } else { 0 };
+                // A new entry is most likely made of what the call's locals held (`history.push(
+                // Message::results(results))`).
+                tables.likely(&frame.locals);
                 let entries = tables.entries(list, before, kept);
                 match known {
                     Some(at) if same_indices(&r.host[at].1, &entries) => {}

@@ -35,12 +35,17 @@ fn key(name: &str) -> Vec<u8> {
 /// for each (7% of a 100-call run's trace natively).
 pub(super) fn number(out: &mut Vec<u8>, n: u64) {
     let digit = |d: u64| b'0' + (d % 10) as u8;
-    match n {
-        0..10 => out.push(digit(n)),
-        10..100 => out.extend([digit(n / 10), digit(n)]),
-        100..1000 => out.extend([digit(n / 100), digit(n / 10), digit(n)]),
-        1000..10000 => out.extend([digit(n / 1000), digit(n / 100), digit(n / 10), digit(n)]),
-        _ => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+    if n < 10 {
+        out.push(digit(n));
+    } else if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+    } else if n < 1000 {
+        out.extend([digit(n / 100), digit(n / 10), digit(n)]);
+    } else if n < 10_000 {
+        out.extend([digit(n / 1000), digit(n / 100), digit(n / 10), digit(n)]);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     }
 }
 

@@ -1,7 +1,6 @@
 //! The recording's tables: each distinct value stored once (by the hash of its JSON text), bindings,
 //! scopes and host views, so that a step is a few indices.
 
-use super::parts::PARTS_FROM;
 use super::probe::{HostList, Snapshot};
 use super::trace::{Binding, HostView, Json, Recording};
 use super::Slot;
@@ -16,10 +15,11 @@ pub(super) struct Tables {
     pub(super) whole: Vec<(u64, u32)>,
     /// What is kept of each value besides its text, by index.
     pub(super) stored: Vec<Stored>,
-    /// The long values the current call's locals had at its step before: a long value written
-    /// now, or a part of one, is most likely one of them (the loop's outcome holds its history, a
-    /// history entry the list of tool results), and is compared with them before it is read
-    /// through for parts.
+    /// The values the current call's locals had at its step before, noted where a host field's
+    /// entries or a call's return value are written: a long value written then, or a part of one,
+    /// is most likely one of them (the loop's outcome holds its history, a history entry the list
+    /// of tool results), and is compared with them before it is read through for parts. Elsewhere
+    /// it may be stale, which costs a comparison and is never wrong.
     pub(super) likely: Vec<u32>,
     /// Where a value is written to be compared or stored.
     pub(super) scratch: Vec<u8>,
@@ -116,12 +116,11 @@ impl Tables {
             && same_bytes(self.done.values[index as usize].bytes(), text)
     }
 
-    /// Notes the long values of `locals` as [`Tables::likely`].
+    /// Notes the values of `locals` as [`Tables::likely`] (which of them are long is looked at only
+    /// when a long value is written).
     pub(super) fn likely(&mut self, locals: &[Slot]) {
         self.likely.clear();
-        let long = |&index: &u32| self.stored[index as usize].whole >= PARTS_FROM;
-        let values = locals.iter().filter_map(|slot| slot.value).filter(long);
-        self.likely.extend(values);
+        self.likely.extend(locals.iter().filter_map(|slot| slot.value));
     }
 
     /// Whether value `index` is stored by its parts.
