@@ -203,8 +203,7 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
     let returned = steps[end].value.map(|v| trace.recording.value(v));
     let handled = returned.as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
     let Handled(Flag { is_error }, warning) = handled.unwrap_or_default();
-    let warning = warning.map_or(String::new(), |w| w.code);
-    let warning = warning.as_str();
+    let warning = warning["code"].as_str().unwrap_or("");
     let message = || {
         let returned = returned.as_ref().map(json).unwrap_or_default();
         returned[0]["content"].as_str().unwrap_or("").to_string()
@@ -267,17 +266,12 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
 /// A tool call's result as [`tool_question`] reads it: whether the block is an error, and the
 /// warning's code. serde_json skips the fields left out without copying them.
 #[derive(Deserialize, Default)]
-struct Handled(Flag, Option<Coded>);
+struct Handled(Flag, Value);
 
 #[derive(Deserialize, Default)]
 struct Flag {
     #[serde(default)]
     is_error: bool,
-}
-
-#[derive(Deserialize)]
-struct Coded {
-    code: String,
 }
 
 /// At the reminder check of a round without a plan update (the counter above 0): will the host
