@@ -121,7 +121,7 @@ fn every_scenario_replayed_from_its_run_file_text_is_the_scenario_s_trace() {
             let id = scenario.id;
             let file = api::run_file_json(id, lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
-            let replayed = api::trace_run_json(file.as_bytes(), lang)
+            let replayed = api::trace_run_json(&file, lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));
             let traced = api::trace_json("loop", id, lang)
                 .unwrap_or_else(|e| panic!("{id}/{lang}: {}", message(e)));

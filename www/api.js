@@ -142,23 +142,9 @@ export const MAX_RUN_BYTES = 1 << 20;
  * @param {unknown} runText @param {unknown} lang @returns {Trace}
  */
 export function traceRun(runText, lang) {
-  return traceFrom(wasm().traceRunJson(runBytes(runText), text('lang', lang)));
-}
-
-const encoder = new TextEncoder();
-
-/**
- * A run file's text as the UTF-8 bytes the module reads. The glue would copy a string into wasm memory one UTF-16 unit
- * at a time while it is ASCII (2 ms of a 100-call run's 20 in Chromium, a tenth); `encodeInto` writes them natively in
- * a quarter of that, and the glue copies the bytes in one go. (`encode` took as long as the glue's loop.)
- * @param {unknown} runText @returns {Uint8Array}
- */
-function runBytes(runText) {
+  const typed = string('text', runText);
   // Each UTF-16 unit is at least one byte of UTF-8: past the limit, only enough to be refused is copied into wasm memory.
-  const typed = string('text', runText).slice(0, MAX_RUN_BYTES + 1);
-  // At most three bytes a unit: a surrogate pair is four bytes for two.
-  const bytes = new Uint8Array(typed.length * 3);
-  return bytes.subarray(0, encoder.encodeInto(typed, bytes).written);
+  return traceFrom(wasm().traceRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('lang', lang)));
 }
 
 /**
@@ -203,7 +189,8 @@ export function whatIf(scenarioId, change, lang) {
  * @param {unknown} runText @param {unknown} change @param {unknown} lang @returns {WhatIf}
  */
 export function whatIfRun(runText, change, lang) {
-  return JSON.parse(wasm().whatIfRunJson(runBytes(runText), text('change', change), text('lang', lang)));
+  const typed = string('text', runText);
+  return JSON.parse(wasm().whatIfRunJson(typed.slice(0, MAX_RUN_BYTES + 1), text('change', change), text('lang', lang)));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */

@@ -1,13 +1,11 @@
 //! The wasm boundary: thin `#[wasm_bindgen]` exports that take strings and return JSON text.
 //!
-//! Every export takes only strings (a run file's text as its UTF-8 bytes) and returns a string, so
-//! no JS value ever enters Rust: a getter
+//! Every export takes only strings and returns a string, so no JS value ever enters Rust: a getter
 //! or a Proxy cannot run code inside a Rust frame, and no JS exception can unwind through the
 //! module (which would leave its stack pointer where the throw left it). `www/api.js` is the JS
 //! API: it checks the arguments, reads an author's value once into plain data (`www/value.js`),
 //! and parses what comes back. Errors cross as JS `Error`s, thrown by the glue after the call.
 
-use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
 use crate::host::figures::{self, ApiError, FIGURES};
@@ -71,11 +69,11 @@ pub fn trace_value_json(figure_id: &str, json: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| run::trace_value(figure_id, json, lang)))
 }
 
-/// Replays a run file's text (its UTF-8 bytes) in the loop figure: `Trace` as JSON. A file over a
-/// limit, or not a run file, gives a trace that did not run with the coded error.
+/// Replays a run file's text in the loop figure: `Trace` as JSON. A file over a limit, or not a
+/// run file, gives a trace that did not run with the coded error.
 #[wasm_bindgen(js_name = traceRunJson)]
-pub fn trace_run_json(text: &[u8], lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| run::trace_run(&run_text(text), lang)))
+pub fn trace_run_json(text: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| run::trace_run(text, lang)))
 }
 
 /// The run file of a built-in loop scenario: `RunFile` as JSON.
@@ -94,17 +92,8 @@ pub fn what_if_json(scenario_id: &str, change: &str, lang: &str) -> Result<Strin
 /// A run file's text with one thing the host controls changed: its recording replayed with the
 /// change, up to the first model call the recorded model never saw. `WhatIf` as JSON.
 #[wasm_bindgen(js_name = whatIfRunJson)]
-pub fn what_if_run_json(text: &[u8], change: &str, lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| what_if::what_if_run(&run_text(text), change, lang)))
-}
-
-/// A run file's text from the bytes `www/api.js` gives. wasm-bindgen's glue copies a string into
-/// the module one UTF-16 unit at a time in JS while it is ASCII (a tenth of a 100-call run's trace
-/// time); api.js encodes the text with `TextEncoder` instead, natively, and the glue copies the
-/// bytes in one go. They are UTF-8, as the glue's own encoding would be; any other byte (only from
-/// a caller of the raw export) is read as U+FFFD.
-fn run_text(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+pub fn what_if_run_json(text: &str, change: &str, lang: &str) -> Result<String, JsError> {
+    reply(language(lang).and_then(|lang| what_if::what_if_run(text, change, lang)))
 }
 
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,
