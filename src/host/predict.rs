@@ -247,6 +247,7 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
                 (_, true) => Answer::ReadFails,
                 _ => Answer::Reads,
             };
+            // A read that succeeds is explained without its text.
             let why = match right {
                 Answer::Reads => words::read_why(&right, "", lang),
                 _ => words::read_why(&right, &message(), lang),
