@@ -198,11 +198,16 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
     let name = call["name"].as_str().unwrap_or("");
     let events = decisions(steps, call_at, end);
     let has = |event: HostEvent| events.contains(&event.name());
-    // The call's result: `(block, warning)`.
-    let returned = steps[end].value.map(|v| json(&trace.recording.value(v))).unwrap_or_default();
-    let warning = returned[1]["code"].as_str().unwrap_or("");
-    let is_error = returned[0]["is_error"].as_bool().unwrap_or(false);
-    let message = returned[0]["content"].as_str().unwrap_or("").to_string();
+    // The call's result: `(block, warning)`, read without its content (the message, up to a whole
+    // file's text) unless a why quotes it.
+    let returned = steps[end].value.map(|v| trace.recording.value(v));
+    let handled = returned.as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
+    let Handled(Flag { is_error }, warning) = handled.unwrap_or_default();
+    let warning = warning["code"].as_str().unwrap_or("");
+    let message = || {
+        let returned = returned.as_ref().map(json).unwrap_or_default();
+        returned[0]["content"].as_str().unwrap_or("").to_string()
+    };
     let step = call_at as u32;
     Some(match name {
         "todo_write" => {
@@ -219,7 +224,7 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
             };
             let why = match right {
                 Answer::Accepted => words::accepted_why(lang),
-                _ => words::refused_why(&message, lang),
+                _ => words::refused_why(&message(), lang),
             };
             let mut candidates = vec![Answer::Accepted];
             candidates.extend(plausible_codes(&call["input"]["items"]));
@@ -242,7 +247,11 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
                 (_, true) => Answer::ReadFails,
                 _ => Answer::Reads,
             };
-            let why = words::read_why(&right, &message, lang);
+            // A read that succeeds is explained without its text.
+            let why = match right {
+                Answer::Reads => words::read_why(&right, "", lang),
+                _ => words::read_why(&right, &message(), lang),
+            };
             let candidates = vec![Answer::Reads, Answer::Outside, Answer::ReadFails];
             ask(step, "read", words::read_prompt(&path, lang), candidates, right, why, lang)
         }
@@ -253,6 +262,17 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
             ask(step, "tool", words::tool_prompt(other, lang), candidates, right, why, lang)
         }
     })
+}
+
+/// A tool call's result as [`tool_question`] reads it: whether the block is an error, and the
+/// warning's code. serde_json skips the fields left out without copying them.
+#[derive(Deserialize, Default)]
+struct Handled(Flag, Value);
+
+#[derive(Deserialize, Default)]
+struct Flag {
+    #[serde(default)]
+    is_error: bool,
 }
 
 /// At the reminder check of a round without a plan update (the counter above 0): will the host
