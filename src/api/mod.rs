@@ -33,7 +33,7 @@ fn reply<T: serde::Serialize>(value: Result<T, ApiError>) -> Result<String, JsEr
 /// serialization a second time into the module (3.5 KB gzip).
 fn ascii(json: String) -> String {
     use std::fmt::Write;
-    if json.is_ascii() {
+    if ascii_run(json.as_bytes()) == json.len() {
         return json;
     }
     let mut out = String::with_capacity(json.len() + json.len() / 8);
@@ -52,7 +52,8 @@ fn ascii(json: String) -> String {
     out
 }
 
-/// How many bytes `bytes` starts with that are ASCII, eight looked at a time.
+/// How many bytes `bytes` starts with that are ASCII, eight looked at a time (`str::is_ascii` looks
+/// at four in the module, and a short trace's text was checked in as long as it took to write).
 fn ascii_run(bytes: &[u8]) -> usize {
     let mut at = 0;
     while let Some(word) = bytes.get(at..at + 8) {

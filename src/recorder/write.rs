@@ -81,7 +81,7 @@ fn raw<S: Serializer>(
 
 /// `[1,2]`.
 fn indices(out: &mut Vec<u8>, list: &[u32]) {
-    each(out, list, |out, &n| index(out, n));
+    each(out, list, |out, &n| number(out, n.into()));
 }
 
 fn step(out: &mut Vec<u8>, step: &Step) {
@@ -138,31 +138,15 @@ fn step(out: &mut Vec<u8>, step: &Step) {
 #[inline]
 fn field(out: &mut Vec<u8>, key: &[u8], n: u32) {
     out.extend_from_slice(key);
-    index(out, n);
+    number(out, n.into());
 }
 
 /// An index, or `null`.
 #[inline]
 fn optional(out: &mut Vec<u8>, n: &Option<u32>) {
     match n {
-        Some(n) => index(out, *n),
+        Some(n) => number(out, (*n).into()),
         None => out.extend_from_slice(b"null"),
-    }
-}
-
-/// An index (or a line) as JSON. A long run's are mostly three or four digits, which `number` formats
-/// with itoa and copies with a call to memcpy: here each length is one copy of a known size. It is
-/// inlined, as `field` and `optional` are: the module's inline threshold is low (.cargo/config.toml),
-/// and its calls per number were as much of writing a step as the digits.
-#[inline]
-fn index(out: &mut Vec<u8>, n: u32) {
-    let digit = |unit: u32| b'0' + (n / unit % 10) as u8;
-    match n {
-        0..=9 => out.push(digit(1)),
-        10..=99 => out.extend_from_slice(&[digit(10), digit(1)]),
-        100..=999 => out.extend_from_slice(&[digit(100), digit(10), digit(1)]),
-        1000..=9999 => out.extend_from_slice(&[digit(1000), digit(100), digit(10), digit(1)]),
-        _ => number(out, n.into()),
     }
 }
 
