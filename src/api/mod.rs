@@ -52,8 +52,8 @@ fn ascii(json: String) -> String {
     out
 }
 
-/// How many bytes `bytes` starts with that are ASCII, eight looked at a time (`str::is_ascii` looks
-/// at four in the module, and a short trace's text was checked in as long as it took to write).
+/// How many bytes `bytes` starts with that are ASCII, eight looked at a time: `str::is_ascii` looks
+/// at four in the module, and made validate/valid's trace about 5% slower side by side.
 fn ascii_run(bytes: &[u8]) -> usize {
     let mut at = 0;
     while let Some(word) = bytes.get(at..at + 8) {
