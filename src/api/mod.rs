@@ -3,9 +3,9 @@
 //! Every export takes only strings (a run file as UTF-8 bytes, copied in) and returns a string, so
 //! no JS value ever enters Rust: a getter or a Proxy cannot run code inside a Rust frame, and no JS
 //! exception can unwind through the module (which would leave its stack pointer where the throw
-//! left it). `www/api.js` is the JS
-//! API: it checks the arguments, reads an author's value once into plain data (`www/value.js`),
-//! and parses what comes back. Errors cross as JS `Error`s, thrown by the glue after the call.
+//! left it). `www/api.js` is the JS API: it checks the arguments, reads an author's value once into
+//! plain data (`www/value.js`), and parses what comes back. Errors cross as JS `Error`s, thrown by
+//! the glue after the call.
 
 use wasm_bindgen::prelude::*;
 
