@@ -158,8 +158,8 @@ fn tail(block: &syn::Block) -> Tokens {
 /// What of a statement that holds blocks runs before the first statement of one of them: a loop's
 /// header, each condition of an `if` chain, a `match`'s scrutinee, patterns and guards; nothing for
 /// `loop` and a plain block. The call's next probe is then either in such a block, with only that
-/// run since the statement's own probe, or after the statement, where `fresh` names all it mentions.
-/// `None` for any other statement.
+/// run since the statement's own probe, or after the statement, where `fresh` names what
+/// [`changing_part`] gives. `None` for any other statement.
 pub(crate) fn header_part(stmt: &Stmt) -> Option<Tokens> {
     let Stmt::Expr(expr, _) = stmt else { return None };
     header_of(expr)

@@ -115,7 +115,7 @@ impl Probes<'_> {
                 scope.mark_moved(name);
             }
             // The next statement may follow a jump out of this one's nested blocks, from a probe
-            // that did not name everything this statement touched: name it all again.
+            // that did not name what ran after it there: what can have (`changing_part`).
             fresh = mentions;
             stmts.push(stmt);
         }
