@@ -43,7 +43,7 @@ pub use trace::{
 use frame::{address, settled, Frame, Origin, Returned, Slot};
 use probe::same_list;
 use tables::{is_in, same_indices, same_static, Tables};
-use trace::type_label;
+use trace::{mark_host, type_label};
 
 /// How the host words an error a traced function returned, handed over as `&dyn Any`.
 type Describe = dyn Fn(&dyn Any) -> ErrorInfo;
@@ -576,32 +576,4 @@ impl Recorder {
         }
         self.tables.done
     }
-}
-
-/// Each field of `now`, its entries marked against `before`; removed entries are appended.
-fn mark_host(before: &Host, now: &Host) -> HostView {
-    now.iter()
-        .map(|(field, entries)| {
-            let old: &[u32] = before.iter().find(|(f, _)| f == field).map_or(&[], |(_, e)| e);
-            let mut was = Vec::new();
-            let mut changes: String = entries
-                .iter()
-                .enumerate()
-                .map(|(i, entry)| match old.get(i) {
-                    None => '+',
-                    Some(&before) if before != *entry => {
-                        was.push(before);
-                        '~'
-                    }
-                    Some(_) => '.',
-                })
-                .collect();
-            let mut entries = entries.clone();
-            for &gone in old.iter().skip(entries.len()) {
-                entries.push(gone);
-                changes.push('-');
-            }
-            HostField { field, entries, changes, was }
-        })
-        .collect()
 }

@@ -392,3 +392,34 @@ pub(super) fn short_type_name(full: &str) -> String {
     }
     out
 }
+
+/// Each field of `now`, its entries marked against `before`; removed entries are appended.
+pub(super) fn mark_host(
+    before: &[(&'static str, Vec<u32>)],
+    now: &[(&'static str, Vec<u32>)],
+) -> HostView {
+    now.iter()
+        .map(|(field, entries)| {
+            let old: &[u32] = before.iter().find(|(f, _)| f == field).map_or(&[], |(_, e)| e);
+            let mut was = Vec::new();
+            let mut changes: String = entries
+                .iter()
+                .enumerate()
+                .map(|(i, entry)| match old.get(i) {
+                    None => '+',
+                    Some(&before) if before != *entry => {
+                        was.push(before);
+                        '~'
+                    }
+                    Some(_) => '.',
+                })
+                .collect();
+            let mut entries = entries.clone();
+            for &gone in old.iter().skip(entries.len()) {
+                entries.push(gone);
+                changes.push('-');
+            }
+            HostField { field, entries, changes, was }
+        })
+        .collect()
+}
