@@ -269,8 +269,8 @@ impl Tables {
             }
         }
         text.push(b'}');
-        let indices: Vec<u32> = fields.iter().map(|&(_, index)| index).collect();
-        let index = self.intern(&text, by_parts.then_some(&indices[..]), previous);
+        let indices = by_parts.then(|| fields.iter().map(|&(_, index)| index).collect::<Vec<_>>());
+        let index = self.intern(&text, indices.as_deref(), previous);
         self.scratch = text;
         index
     }
