@@ -11,7 +11,10 @@ use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::agent_types::REMINDER;
 use todo_trace::lesson::{Lang, Message, Todo};
-use todo_trace::recorder::{kept_fields, HostField, HostView, Json, KeptField, KEPT_FROM};
+use todo_trace::recorder::{
+    kept_fields, kept_requests, HostField, HostView, Json, KeptField, KeptRequest, ModelRequest,
+    KEPT_FROM,
+};
 
 use support::host;
 
@@ -476,4 +479,80 @@ fn host_views_written_with_kept_entries_are_whole_again() {
         }
     }
     assert!(kept > 0, "some view keeps its history from the view before");
+}
+
+/// The requests as written, made whole as `www/api.js` makes them: each history's first `kept`
+/// entries are the request before's, and `changed` puts the messages that differ into that history.
+fn whole_requests(written: &[KeptRequest]) -> Vec<ModelRequest> {
+    let mut requests: Vec<ModelRequest> = Vec::new();
+    for request in written {
+        let mut history = match requests.last() {
+            Some(before) => before.history[..request.kept].to_vec(),
+            None => Vec::new(),
+        };
+        history.extend(&request.history);
+        let messages = match (&request.messages, &request.changed) {
+            (Some(messages), None) => messages.clone(),
+            (None, Some(changed)) => {
+                let mut messages = history.clone();
+                for (&at, &entry) in request.differs.iter().zip(changed) {
+                    messages[at as usize] = entry;
+                }
+                messages
+            }
+            _ => panic!("a request writes its messages one way: {request:?}"),
+        };
+        let (at, step, tools, differs) =
+            (request.at, request.step, request.tools, request.differs.clone());
+        requests.push(ModelRequest { at, step, tools, messages, history, differs });
+    }
+    requests
+}
+
+#[test]
+fn requests_written_by_what_they_share_are_whole_again() {
+    let (mut kept, mut changed) = (0, 0);
+    for scenario in &SCENARIOS {
+        for lang in LANGS {
+            let t = trace(scenario.id, lang);
+            let written = kept_requests(&t.recording.requests);
+            assert_eq!(whole_requests(&written), t.recording.requests, "{}", scenario.id);
+            kept += written.iter().filter(|request| request.kept >= KEPT_FROM).count();
+            changed += written.iter().filter(|request| request.changed.is_some()).count();
+        }
+    }
+    assert!(kept > 0, "some request keeps its history from the request before");
+    assert!(changed > 0, "some request writes only the messages that differ");
+}
+
+/// A grown list (`Recording::grown`) is written as its entries past an earlier list's: read back in
+/// Rust, each version of the stored history is still the host's `messages` entries at that step.
+#[test]
+fn grown_lists_read_back_whole() {
+    let mut checked = 0;
+    for scenario in &SCENARIOS {
+        for lang in LANGS {
+            let t = trace(scenario.id, lang);
+            let r = &t.recording;
+            let grown: Vec<u32> = r.grown.iter().map(|grown| grown.value).collect();
+            for step in r.steps.iter().filter(|step| step.symbol == "run_loop") {
+                let local = r.locals(step).into_iter().find(|local| local.name == "history");
+                let Some(Some(history)) = local.map(|local| local.value) else { continue };
+                let field = r.hosts[step.host as usize].iter().find(|f| f.field == "messages");
+                let entries = &field.unwrap().entries;
+                let whole: Vec<Value> = entries.iter().map(|&e| json(&r.value(e))).collect();
+                assert_eq!(json(&history), Value::Array(whole), "{}", scenario.id);
+                let at = step.scope as usize;
+                let index =
+                    r.scopes[at].iter().position(|&b| r.bindings[b as usize].name == "history");
+                let value = index.and_then(|i| step.values[i]);
+                checked += usize::from(value.is_some_and(|value| grown.contains(&value)));
+            }
+        }
+    }
+    assert!(checked > 0, "some history checked is a grown list");
+}
+
+fn json(text: &Json) -> Value {
+    serde_json::from_str(text.get()).unwrap()
 }

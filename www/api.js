@@ -212,20 +212,32 @@ function refused(figure, refusal, lang) {
 /**
  * A trace from its JSON text. A long value the recorder stored by its parts (`parts` lists them, in increasing
  * order) holds, in place of each element or field, the index of an earlier value: each is made whole, in index
- * order, so later values share the objects (nothing on the page changes one). Host fields written with `kept`
- * (KeptField) get those entries back, and a result that refers to a stored value (`result.stored`, the loop's
- * outcome) gets that value.
+ * order, so later values share the objects (nothing on the page changes one); a grown list also gets the entries
+ * it shares with an earlier one. Host fields and model requests
+ * written with `kept` (KeptField, KeptRequest) get those entries back, and a result that refers to a stored value
+ * (`result.stored`, the loop's outcome) gets that value.
  * @param {string} json @returns {Trace}
  */
 function traceFrom(json) {
   const trace = JSON.parse(json);
   const values = trace.values;
+  // A grown list (`grown`, in the order of `parts`) holds only its entries after the first `kept` of `base`'s.
+  const grown = /** @type {{value: number, base: number, kept: number}[]} */ (trace.grown ?? []);
+  let g = 0;
   for (const i of trace.parts ?? []) {
     const value = values[i];
-    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) value[k] = values[value[k]];
-    else for (const key in value) value[key] = values[value[key]];
+    if (!Array.isArray(value)) {
+      for (const key in value) value[key] = values[value[key]];
+      continue;
+    }
+    for (let k = 0; k < value.length; k++) value[k] = values[value[k]];
+    if (grown[g]?.value === i) {
+      const { base, kept } = grown[g++];
+      values[i] = values[base].slice(0, kept).concat(value);
+    }
   }
   delete trace.parts;
+  delete trace.grown;
   // Each host field's first `kept` entries are the same field's in the view before (a history is not listed again).
   const hosts = /** @type {import('./pkg/todo_trace.js').KeptField[][]} */ (trace.hosts);
   for (let v = 1; v < hosts.length; v++) {
@@ -235,6 +247,22 @@ function traceFrom(json) {
       field.entries = hosts[v - 1][k].entries.slice(0, field.kept).concat(field.entries);
       delete field.kept;
     }
+  }
+  // Each request's first `kept` history entries are the request before's, and its messages, when `changed` is
+  // given, are its history with `changed[k]` at position `differs[k]`.
+  const requests = /** @type {import('./pkg/todo_trace.js').KeptRequest[]} */ (trace.requests ?? []);
+  for (let r = 0; r < requests.length; r++) {
+    const request = requests[r];
+    if (request.kept !== undefined) {
+      request.history = requests[r - 1].history.slice(0, request.kept).concat(request.history);
+      delete request.kept;
+    }
+    const { changed } = request;
+    if (changed === undefined) continue;
+    const messages = request.history.slice();
+    request.differs.forEach((at, k) => { messages[at] = changed[k]; });
+    request.messages = messages;
+    delete request.changed;
   }
   const { result } = trace;
   if (result.stored !== undefined) {

@@ -36,8 +36,8 @@ pub use probe::{
     Snapshot,
 };
 pub use trace::{
-    kept_fields, Binding, ErrorInfo, Event, FrameAt, HostField, HostView, Json, KeptField, LocalAt,
-    ModelRequest, Recording, Step, KEPT_FROM, MAX_STEPS,
+    kept_fields, kept_requests, Binding, ErrorInfo, Event, FrameAt, Grown, HostField, HostView,
+    Json, KeptField, KeptRequest, LocalAt, ModelRequest, Recording, Step, KEPT_FROM, MAX_STEPS,
 };
 
 use frame::{address, settled, Frame, Origin, Returned, Slot};
@@ -574,6 +574,7 @@ impl Recorder {
             let effect = mark_host(&self.host_start, &self.host);
             self.tables.done.effect = Some(self.tables.host(effect));
         }
+        self.tables.grow_lists();
         self.tables.done
     }
 }

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::probe::{HostList, RequestParts, Snapshot};
 use super::tables::{same_bytes, text_hash, Tables};
-use super::trace::{type_label, Json};
+use super::trace::{type_label, Grown, Json, Recording, KEPT_FROM};
 
 /// `[a,b]`, each entry written by `write`.
 pub(super) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
@@ -123,7 +123,7 @@ impl Tables {
     /// by its entries' indices if [`split`] would split its text, else their texts joined, as serde_json
     /// writes a sequence.
     pub(super) fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
-        let (values, parts) = (&self.done.values, &self.done.parts);
+        let values = &self.done.values;
         let first_object =
             entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
         // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
@@ -155,7 +155,7 @@ impl Tables {
         } else if by_parts {
             each(&mut text, entries, |out, &entry| number(out, entry.into()));
         } else {
-            each(&mut text, entries, |out, &entry| plain(values, parts, entry, out));
+            each(&mut text, entries, |out, &entry| plain(&self.done, entry, out));
         }
         // Not noted by its whole text's hash, as a value `store` splits is: that took writing the whole
         // list out at each push onto the history, and only the run's outcome, once, wrote it whole again
@@ -246,7 +246,6 @@ impl Tables {
     /// writing it again: by its fields' indices if [`split`] would split its text, else their texts
     /// joined, as serde_json writes an object.
     pub(super) fn object_value(&mut self, fields: &[(&[u8], u32)], previous: Option<u32>) -> u32 {
-        let (values, parts) = (&self.done.values, &self.done.parts);
         // A field is split where its value is stored by its parts; the text is each name and value, a
         // comma after each but the last, and the two braces.
         let length = |index: u32| self.stored[index as usize].whole;
@@ -265,7 +264,7 @@ impl Tables {
             if by_parts {
                 number(&mut text, index.into());
             } else {
-                plain(values, parts, index, &mut text);
+                plain(&self.done, index, &mut text);
             }
         }
         text.push(b'}');
@@ -297,23 +296,13 @@ impl Tables {
         {
             return index;
         }
-        let hash = text_hash(text);
-        let at = self.whole.partition_point(|&(known, _)| known < hash);
-        let found = self.whole[at..].iter().take_while(|&&(known, _)| known == hash);
-        for &(_, index) in found {
-            if matches(values, parts, index, text, 0) == Some(text.len()) {
-                return index;
-            }
+        // A value split by its parts is stored by them: the parts are found as above (most are stored),
+        // and then the value by its indices. Looking for its whole text's hash first hit once in a
+        // 100-call run's trace (natively, 1.7 MB hashed to no use).
+        match split(text) {
+            Some(split) => self.store_parts(text, &split, previous),
+            None => self.intern_hashed(text, None, text_hash(text)),
         }
-        // A long value stored whole (a record holding a long text, as a tool's result is) is found
-        // by its text before it is read through for parts: it was not split then, nor is it now.
-        if let Some(index) = self.find(text, false, hash) {
-            return index;
-        }
-        let Some(split) = split(text) else { return self.intern_hashed(text, None, hash) };
-        let index = self.store_parts(text, &split, previous);
-        self.whole.insert(at, (hash, index));
-        index
     }
 
     /// A list or an object stored as its parts' indices (`[3,4]`, `{"tools":5,"messages":6}`), each part
@@ -342,6 +331,43 @@ impl Tables {
         }
         indices.push(text[text.len() - 1]);
         self.intern(&indices, Some(&ids), previous)
+    }
+}
+
+impl Tables {
+    /// Once the recording is done, writes each list stored by its parts that starts with at least
+    /// [`KEPT_FROM`] entries of one of the few such lists stored just before it as only the rest,
+    /// noted in `Recording::grown`: each version of the loop's history, and each prepared copy,
+    /// repeats the one before (120 KB of the 100-call run's JSON, quadratic in the model calls).
+    pub(super) fn grow_lists(&mut self) {
+        const CANDIDATES: usize = 8;
+        let mut recent: Vec<u32> = Vec::with_capacity(CANDIDATES + 1);
+        for at in 0..self.done.parts.len() {
+            let index = self.done.parts[at];
+            let Some(entries) = self.parts_of(index).filter(|_| self.is_list(index)) else {
+                continue;
+            };
+            let common = |&base: &u32| {
+                let old = self.parts_of(base).unwrap_or_default();
+                (old.iter().zip(entries).take_while(|(a, b)| a == b).count(), base)
+            };
+            // The longest in common, the latest of those.
+            let best = recent.iter().map(common).max_by_key(|&(kept, _)| kept);
+            if let Some((kept, base)) = best.filter(|&(kept, _)| kept >= KEPT_FROM) {
+                let mut text = Vec::with_capacity(8 * (entries.len() - kept) + 2);
+                each(&mut text, &entries[kept..], |out, &entry| number(out, entry.into()));
+                self.done.values[index as usize] = Json(text.into());
+                self.done.grown.push(Grown { value: index, base, kept: kept as u32 });
+            }
+            recent.push(index);
+            if recent.len() > CANDIDATES {
+                recent.remove(0);
+            }
+        }
+    }
+
+    fn is_list(&self, index: u32) -> bool {
+        self.done.values[index as usize].bytes().first() == Some(&b'[')
     }
 }
 
@@ -534,11 +560,15 @@ pub(super) fn field_index(values: &[Json], parts: &[u32], index: u32, name: &str
 }
 
 /// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each
-/// part's text in place of its index.
-pub(super) fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8>) {
-    let text = values[index as usize].bytes();
-    if parts.binary_search(&index).is_err() {
+/// part's text in place of its index, and a grown list (`grown`) with its earlier list's entries first.
+pub(super) fn plain(done: &Recording, index: u32, out: &mut Vec<u8>) {
+    let text = done.values[index as usize].bytes();
+    if done.parts.binary_search(&index).is_err() {
         out.extend_from_slice(text);
+        return;
+    }
+    if done.grown.binary_search_by_key(&index, |grown| grown.value).is_ok() {
+        each(out, &entries(done, index), |out, &entry| plain(done, entry, out));
         return;
     }
     out.push(text[0]);
@@ -547,7 +577,23 @@ pub(super) fn plain(values: &[Json], parts: &[u32], index: u32, out: &mut Vec<u8
             out.push(b',');
         }
         out.extend_from_slice(&text[part.key.clone()]);
-        plain(values, parts, index_at(&text[part.value.clone()]), out);
+        plain(done, index_at(&text[part.value.clone()]), out);
     }
     out.push(text[text.len() - 1]);
+}
+
+/// The entries of list `index`, stored by its parts: the indices it holds, after the first `kept` of
+/// its `base`'s if it is grown.
+fn entries(done: &Recording, index: u32) -> Vec<u32> {
+    let text = done.values[index as usize].bytes();
+    let own = children(text).unwrap_or_default();
+    let own = own.iter().map(|part| index_at(&text[part.value.clone()]));
+    let Ok(at) = done.grown.binary_search_by_key(&index, |grown| grown.value) else {
+        return own.collect();
+    };
+    let Grown { base, kept, .. } = done.grown[at];
+    let mut entries = entries(done, base);
+    entries.truncate(kept as usize);
+    entries.extend(own);
+    entries
 }

@@ -11,8 +11,6 @@ pub(super) struct Tables {
     pub(super) done: Recording,
     /// Each value by the hash of its text.
     pub(super) values: ByHash,
-    /// The values `store` wrote by their parts, by the hash of their whole text.
-    pub(super) whole: Vec<(u64, u32)>,
     /// What is kept of each value besides its text, by index.
     pub(super) stored: Vec<Stored>,
     /// The values the current call's locals had at its step before, noted where a host field's

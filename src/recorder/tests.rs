@@ -396,7 +396,7 @@ fn long_lists_of_records_are_stored_by_their_parts() {
     let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();
     let whole = |tables: &Tables, index: u32| {
         let mut out = Vec::new();
-        plain(&tables.done.values, &tables.done.parts, index, &mut out);
+        plain(&tables.done, index, &mut out);
         out
     };
     // Strings with the scanner's pitfalls: quotes, backslashes, brackets and commas, text outside ASCII.

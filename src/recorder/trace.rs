@@ -221,11 +221,13 @@ pub const KEPT_FROM: usize = 8;
 /// How many of `field`'s first entries are those of the same field in `before` (the view before it
 /// in `hosts`), when they are at least [`KEPT_FROM`]; else 0.
 pub fn kept(before: Option<&HostView>, at: usize, field: &HostField) -> usize {
-    let Some(old) = before.and_then(|view| view.get(at)).filter(|old| old.field == field.field)
-    else {
-        return 0;
-    };
-    let same = old.entries.iter().zip(&field.entries).take_while(|(a, b)| a == b).count();
+    let old = before.and_then(|view| view.get(at)).filter(|old| old.field == field.field);
+    old.map_or(0, |old| in_common(&old.entries, &field.entries))
+}
+
+/// How many of `new`'s first entries are `old`'s, when they are at least [`KEPT_FROM`]; else 0.
+fn in_common(old: &[u32], new: &[u32]) -> usize {
+    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     if same >= KEPT_FROM {
         same
     } else {
@@ -255,6 +257,67 @@ pub fn kept_fields(hosts: &[HostView]) -> Vec<Vec<KeptField>> {
         .collect()
 }
 
+/// A [`ModelRequest`] as the trace's JSON holds it. A request's history is the one before it plus a
+/// reply and its results, and its messages are that history but at `differs`: written whole, the
+/// requests were 88 KB of the 100-call run's JSON (quadratic in the calls). So, as in a
+/// [`KeptField`], `kept` says how many of the history's first entries are the request before's (at
+/// least [`KEPT_FROM`]) and `history` holds the rest; and messages as many as the history are
+/// written as `changed`, the message at each position of `differs`, in place of `messages`.
+/// `www/api.js` makes them whole, so a trace in JS has whole `ModelRequest`s.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Tsify)]
+pub struct KeptRequest {
+    pub at: u32,
+    pub step: u32,
+    pub tools: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub messages: Option<Vec<u32>>,
+    #[serde(skip_serializing_if = "is_zero")]
+    #[tsify(optional)]
+    pub kept: usize,
+    pub history: Vec<u32>,
+    pub differs: Vec<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub changed: Option<Vec<u32>>,
+}
+
+/// `requests` as the trace's JSON holds them (see [`KeptRequest`]).
+pub fn kept_requests(requests: &[ModelRequest]) -> Vec<KeptRequest> {
+    let before = std::iter::once(None).chain(requests.iter().map(Some));
+    let kept = |(request, before): (&ModelRequest, Option<&ModelRequest>)| {
+        let kept = before.map_or(0, |before| in_common(&before.history, &request.history));
+        let changed: Option<Vec<u32>> =
+            request.differs.iter().map(|&at| request.messages.get(at as usize).copied()).collect();
+        let changed = changed.filter(|_| request.messages.len() == request.history.len());
+        let by_differs = changed.is_some();
+        KeptRequest {
+            at: request.at,
+            step: request.step,
+            tools: request.tools,
+            messages: (!by_differs).then(|| request.messages.clone()),
+            kept,
+            history: request.history[kept..].to_vec(),
+            differs: request.differs.clone(),
+            changed,
+        }
+    };
+    requests.iter().zip(before).map(kept).collect()
+}
+
+fn write_requests<S: Serializer>(requests: &[ModelRequest], s: S) -> Result<S::Ok, S::Error> {
+    kept_requests(requests).serialize(s)
+}
+
+/// A list value written as only its entries after the first `kept` of list `base`'s (see
+/// [`Recording::grown`]).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Tsify)]
+pub struct Grown {
+    pub value: u32,
+    pub base: u32,
+    pub kept: u32,
+}
+
 /// Everything one recording collects. Steps refer to the four tables by index.
 #[derive(Serialize, Debug, Default, Tsify)]
 pub struct Recording {
@@ -268,6 +331,12 @@ pub struct Recording {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional, type = "never")]
     pub parts: Vec<u32>,
+    /// The lists stored by their parts that are written as only their entries after the first
+    /// `kept` of an earlier such list's, `base` (see `Tables::grow_lists`), in increasing order of
+    /// `value`. Absent when none is. `www/api.js` makes these values whole too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional, type = "never")]
+    pub grown: Vec<Grown>,
     /// Written by hand, as `steps`, `scopes` and `hosts` are (`write.rs`), as serde_json would write them.
     #[serde(serialize_with = "super::write::bindings")]
     pub bindings: Vec<Binding>,
@@ -281,9 +350,10 @@ pub struct Recording {
     #[serde(serialize_with = "super::write::steps")]
     pub steps: Vec<Step>,
     pub output: Vec<String>,
-    /// Every model call's request, in order (the loop figure only; absent elsewhere).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[tsify(optional)]
+    /// Every model call's request, in order (the loop figure only; absent elsewhere). Written as
+    /// [`KeptRequest`]s, which `www/api.js` makes whole.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "write_requests")]
+    #[tsify(optional, type = "ModelRequest[]")]
     pub requests: Vec<ModelRequest>,
     /// The host after the call, marked against the host before it (an index into `hosts`): what
     /// the whole call did to it. Absent when nothing was recorded.
@@ -320,7 +390,7 @@ impl Recording {
     /// A value's whole JSON text, with the parts of a value written by its parts put back in.
     pub fn value(&self, index: u32) -> Json {
         let mut text = Vec::new();
-        plain(&self.values, &self.parts, index, &mut text);
+        plain(self, index, &mut text);
         Json(text.into())
     }
 

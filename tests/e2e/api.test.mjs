@@ -70,19 +70,21 @@ test('an unknown id is quoted by its first 40 characters only', () => {
 
 /**
  * The golden text as JS should get it: each value listed in `parts` (a list or an object of earlier values' indices)
- * made whole, in order, and `parts` left out; each host field's first `kept` entries taken from the view before, and
- * `kept` left out; a result's `stored` value put in `value`. Written apart from api.js's traceFrom, so the test checks
+ * made whole, in order, a list listed in `grown` after the first `kept` entries of its `base`, and both left out; each host field's first `kept` entries taken from the view before, and
+ * `kept` left out; each request's history likewise from the request before, and its messages, where `changed` is
+ * given, its history with those entries at `differs`; a result's `stored` value put in `value`. Written apart from api.js's traceFrom, so the test checks
  * it rather than repeats it.
  */
 function whole(golden) {
   const trace = JSON.parse(golden);
-  const { parts = [], ...rest } = trace;
+  const { parts = [], grown = [], ...rest } = trace;
   const values = rest.values;
   for (const at of parts) {
     const value = values[at];
     assert.equal(typeof value, 'object', `value ${at} is listed in parts`);
+    const from = grown.find((list) => list.value === at);
     values[at] = Array.isArray(value)
-      ? value.map((index) => values[index])
+      ? [...(from ? values[from.base].slice(0, from.kept) : []), ...value.map((index) => values[index])]
       : Object.fromEntries(Object.entries(value).map(([key, index]) => [key, values[index]]));
   }
   rest.hosts = rest.hosts.reduce((views, view) => {
@@ -90,6 +92,14 @@ function whole(golden) {
     views.push(view.map(({ kept = 0, ...field }, k) => ({ ...field, entries: [...(kept ? before[k].entries.slice(0, kept) : []), ...field.entries] })));
     return views;
   }, []);
+  if (rest.requests) {
+    rest.requests = rest.requests.reduce((requests, { kept = 0, changed, ...request }) => {
+      const history = [...(kept ? requests.at(-1).history.slice(0, kept) : []), ...request.history];
+      const messages = changed ? history.map((entry, at) => (request.differs.includes(at) ? changed[request.differs.indexOf(at)] : entry)) : request.messages;
+      requests.push({ ...request, history, messages });
+      return requests;
+    }, []);
+  }
   const { stored, ...result } = rest.result;
   rest.result = stored === undefined ? result : { ...result, value: values[stored] };
   return rest;
@@ -103,6 +113,8 @@ test('every trace crosses to JS as plain objects equal to its golden file made w
   assert.equal(files.length, 48);
   let stored = 0;
   let kept = 0;
+  let changed = 0;
+  let grew = 0;
   let refers = 0;
   for (const file of files) {
     const golden = await readFile(new URL(file, dir), 'utf8');
@@ -112,16 +124,21 @@ test('every trace crosses to JS as plain objects equal to its golden file made w
     assert.ok(isPlain(trace), file);
     assert.equal(trace.ran, true, file);
     assert.ok(trace.steps.length > 0 && isPlain(trace.steps[0]) && typeof trace.steps[0].symbol === 'string', file);
-    assert.equal('parts' in trace, false, `${file}: parts reached JS`);
+    assert.equal('parts' in trace || 'grown' in trace, false, `${file}: parts or grown reached JS`);
     assert.equal(JSON.stringify(trace.hosts).includes('"kept"'), false, `${file}: kept reached JS`);
+    assert.equal(/"(kept|changed)"/.test(JSON.stringify(trace.requests ?? [])), false, `${file}: kept or changed reached JS`);
     assert.equal('stored' in trace.result, false, `${file}: result.stored reached JS`);
     if ((JSON.parse(golden).parts ?? []).length > 0) stored++;
+    if ((JSON.parse(golden).grown ?? []).length > 0) grew++;
     if (golden.includes('"kept":')) kept++;
+    if (golden.includes('"changed":')) changed++;
     if (JSON.parse(golden).result.stored !== undefined) refers++;
     assert.deepEqual(trace, whole(golden), file);
   }
   assert.ok(stored > 0, 'some golden trace stores a value by its parts');
   assert.ok(kept > 0, 'some golden trace keeps host entries from the view before');
+  assert.ok(grew > 0, 'some golden trace writes a list by what it adds to an earlier one');
+  assert.equal(changed, 18, 'every loop trace writes its requests\' messages by what differs');
   assert.equal(refers, 18, 'every loop trace refers to its stored outcome');
 });
 
