@@ -212,17 +212,17 @@ function refused(figure, refusal, lang) {
 /**
  * A trace from its JSON text. A long value the recorder stored by its parts (`parts` lists them, in increasing
  * order) holds, in place of each element or field, the index of an earlier value: each is made whole, in index
- * order, so later values share the objects (nothing on the page changes one); a grown list also gets the entries
- * it shares with an earlier one. Host fields and model requests
- * written with `kept` (KeptField, KeptRequest) get those entries back, and a result that refers to a stored value
- * (`result.stored`, the loop's outcome) gets that value.
+ * order, so later values share the objects (nothing on the page changes one); a grown list (`grown`) also gets the
+ * entries it shares with an earlier one. Host fields and model requests written with `kept` (KeptField,
+ * KeptRequest) get those entries back, and a result that refers to a stored value (`result.stored`, the loop's
+ * outcome) gets that value.
  * @param {string} json @returns {Trace}
  */
 function traceFrom(json) {
   const trace = JSON.parse(json);
   const values = trace.values;
   // A grown list (`grown`, in the order of `parts`) holds only its entries after the first `kept` of `base`'s.
-  const grown = /** @type {{value: number, base: number, kept: number}[]} */ (trace.grown ?? []);
+  const grown = /** @type {import('./pkg/todo_trace.js').Grown[]} */ (trace.grown ?? []);
   let g = 0;
   for (const i of trace.parts ?? []) {
     const value = values[i];

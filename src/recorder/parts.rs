@@ -5,7 +5,8 @@
 //! of records, or an object holding one, is instead stored as the indices of its parts, each part a
 //! value stored once: `loop/rejected` went from 222 KB to 138 KB of JSON (bench/tricks.md). The
 //! text is scanned, not parsed: a value is JSON serde_json wrote, so the scan only has to find where
-//! each element or field ends. `www/api.js` makes such values whole again.
+//! each element or field ends. Once the recording is done, a list that starts as a recent one does
+//! is written as the rest (`grow_lists`). `www/api.js` makes such values whole again.
 
 use std::ops::Range;
 
@@ -332,9 +333,7 @@ impl Tables {
         indices.push(text[text.len() - 1]);
         self.intern(&indices, Some(&ids), previous)
     }
-}
 
-impl Tables {
     /// Once the recording is done, writes each list stored by its parts that starts with at least
     /// [`KEPT_FROM`] entries of one of the few such lists stored just before it as only the rest,
     /// noted in `Recording::grown`: each version of the loop's history, and each prepared copy,
@@ -344,9 +343,8 @@ impl Tables {
         let mut recent: Vec<u32> = Vec::with_capacity(CANDIDATES + 1);
         for at in 0..self.done.parts.len() {
             let index = self.done.parts[at];
-            let Some(entries) = self.parts_of(index).filter(|_| self.is_list(index)) else {
-                continue;
-            };
+            let list = self.done.values[index as usize].bytes().first() == Some(&b'[');
+            let Some(entries) = self.parts_of(index).filter(|_| list) else { continue };
             let common = |&base: &u32| {
                 let old = self.parts_of(base).unwrap_or_default();
                 (old.iter().zip(entries).take_while(|(a, b)| a == b).count(), base)
@@ -364,10 +362,6 @@ impl Tables {
                 recent.remove(0);
             }
         }
-    }
-
-    fn is_list(&self, index: u32) -> bool {
-        self.done.values[index as usize].bytes().first() == Some(&b'[')
     }
 }
 
@@ -568,7 +562,7 @@ pub(super) fn plain(done: &Recording, index: u32, out: &mut Vec<u8>) {
         return;
     }
     if done.grown.binary_search_by_key(&index, |grown| grown.value).is_ok() {
-        each(out, &entries(done, index), |out, &entry| plain(done, entry, out));
+        each(out, &list_entries(done, index), |out, &entry| plain(done, entry, out));
         return;
     }
     out.push(text[0]);
@@ -584,7 +578,7 @@ pub(super) fn plain(done: &Recording, index: u32, out: &mut Vec<u8>) {
 
 /// The entries of list `index`, stored by its parts: the indices it holds, after the first `kept` of
 /// its `base`'s if it is grown.
-fn entries(done: &Recording, index: u32) -> Vec<u32> {
+fn list_entries(done: &Recording, index: u32) -> Vec<u32> {
     let text = done.values[index as usize].bytes();
     let own = children(text).unwrap_or_default();
     let own = own.iter().map(|part| index_at(&text[part.value.clone()]));
@@ -592,7 +586,7 @@ fn entries(done: &Recording, index: u32) -> Vec<u32> {
         return own.collect();
     };
     let Grown { base, kept, .. } = done.grown[at];
-    let mut entries = entries(done, base);
+    let mut entries = list_entries(done, base);
     entries.truncate(kept as usize);
     entries.extend(own);
     entries

@@ -285,7 +285,7 @@ pub struct KeptRequest {
 /// `requests` as the trace's JSON holds them (see [`KeptRequest`]).
 pub fn kept_requests(requests: &[ModelRequest]) -> Vec<KeptRequest> {
     let before = std::iter::once(None).chain(requests.iter().map(Some));
-    let kept = |(request, before): (&ModelRequest, Option<&ModelRequest>)| {
+    let written = |(request, before): (&ModelRequest, Option<&ModelRequest>)| {
         let kept = before.map_or(0, |before| in_common(&before.history, &request.history));
         let changed: Option<Vec<u32>> =
             request.differs.iter().map(|&at| request.messages.get(at as usize).copied()).collect();
@@ -302,7 +302,7 @@ pub fn kept_requests(requests: &[ModelRequest]) -> Vec<KeptRequest> {
             changed,
         }
     };
-    requests.iter().zip(before).map(kept).collect()
+    requests.iter().zip(before).map(written).collect()
 }
 
 fn write_requests<S: Serializer>(requests: &[ModelRequest], s: S) -> Result<S::Ok, S::Error> {
