@@ -14,7 +14,7 @@ use tsify::Tsify;
 use crate::host::figures::{FigureId, LOOP_BUILT};
 use crate::host::predict_words::{self as words, Answer};
 use crate::host::run::Trace;
-use crate::host::source::source;
+use crate::host::source::lines_with;
 use crate::lesson::agent_types::HostEvent;
 use crate::lesson::{Lang, Todo};
 use crate::recorder::{Event, Json, Recording, Step};
@@ -131,13 +131,6 @@ fn plausible_codes(items: &Value) -> Vec<Answer> {
     }
     codes.extend([Answer::Code("not_a_list"), Answer::Code("too_many_items")]);
     codes
-}
-
-/// The lines of `symbol`'s listing whose text contains `snippet`.
-fn lines_with(symbol: &str, snippet: &str) -> Vec<u32> {
-    source(symbol).map_or(Vec::new(), |listing| {
-        listing.lines.iter().filter(|l| l.text.contains(snippet)).map(|l| l.no).collect()
-    })
 }
 
 fn json(raw: &Json) -> Value {

@@ -120,3 +120,46 @@ pub fn source(symbol: &str) -> Option<Listing> {
             .collect(),
     })
 }
+
+/// The numbers of the lines of `fn symbol` that contain `snippet`, a text within one line (none for
+/// a symbol not listed). The loop's questions look lines up at every round: one search through the
+/// listed text, each match's line counted from the line breaks before it, costs a third of building
+/// the [`Listing`] and searching each of its lines (4% of `loop/nag`'s trace natively).
+pub fn lines_with(symbol: &str, snippet: &str) -> Vec<u32> {
+    let Some(listed) = LISTED.iter().find(|listed| listed.symbol == symbol) else {
+        return Vec::new();
+    };
+    let text = listed.text;
+    let line_of = |at: usize| listed.lines.0 + text[..at].matches('\n').count() as u32;
+    let mut lines: Vec<u32> = text.match_indices(snippet).map(|(at, _)| line_of(at)).collect();
+    // A line that holds the text twice is one line.
+    lines.dedup();
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lines_with, source, LISTED};
+
+    #[test]
+    fn lines_with_a_text_are_the_listing_lines_that_hold_it() {
+        // "s" is on most lines more than once.
+        let snippets =
+            ["let ", "}", "s", "history.push(Message::results(results))", "no line holds this"];
+        for listed in &LISTED {
+            let listing = source(listed.symbol).unwrap();
+            for snippet in snippets {
+                let holding = listing.lines.iter().filter(|l| l.text.contains(snippet));
+                let expected: Vec<u32> = holding.map(|l| l.no).collect();
+                assert_eq!(
+                    lines_with(listed.symbol, snippet),
+                    expected,
+                    "{}: {snippet:?}",
+                    listed.symbol
+                );
+            }
+        }
+        assert_eq!(lines_with("run_loop", "if rounds_without_plan == 3").len(), 1);
+        assert!(lines_with("trace", "let ").is_empty());
+    }
+}
