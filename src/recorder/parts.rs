@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use super::probe::{HostList, RequestParts, Snapshot};
 use super::tables::{same_bytes, text_hash, Tables};
-use super::trace::{type_label, Grown, Json, Recording, KEPT_FROM};
+use super::trace::{in_common, type_label, Grown, Json, Recording};
 
 /// `[a,b]`, each entry written by `write`.
 pub(super) fn each<T>(out: &mut Vec<u8>, entries: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
@@ -335,9 +335,10 @@ impl Tables {
     }
 
     /// Once the recording is done, writes each list stored by its parts that starts with at least
-    /// [`KEPT_FROM`] entries of one of the few such lists stored just before it as only the rest,
-    /// noted in `Recording::grown`: each version of the loop's history, and each prepared copy,
-    /// repeats the one before (120 KB of the 100-call run's JSON, quadratic in the model calls).
+    /// `KEPT_FROM` entries of one of the few such lists stored just before it as only the rest
+    /// (`in_common`), noted in `Recording::grown`: each version of the loop's history, and each
+    /// prepared copy, repeats the one before (120 KB of the 100-call run's JSON, quadratic in the
+    /// model calls).
     pub(super) fn grow_lists(&mut self) {
         const CANDIDATES: usize = 8;
         let mut recent: Vec<u32> = Vec::with_capacity(CANDIDATES + 1);
@@ -345,13 +346,11 @@ impl Tables {
             let index = self.done.parts[at];
             let list = self.done.values[index as usize].bytes().first() == Some(&b'[');
             let Some(entries) = self.parts_of(index).filter(|_| list) else { continue };
-            let common = |&base: &u32| {
-                let old = self.parts_of(base).unwrap_or_default();
-                (old.iter().zip(entries).take_while(|(a, b)| a == b).count(), base)
-            };
+            let common =
+                |&base: &u32| (in_common(self.parts_of(base).unwrap_or_default(), entries), base);
             // The longest in common, the latest of those.
             let best = recent.iter().map(common).max_by_key(|&(kept, _)| kept);
-            if let Some((kept, base)) = best.filter(|&(kept, _)| kept >= KEPT_FROM) {
+            if let Some((kept, base)) = best.filter(|&(kept, _)| kept > 0) {
                 let mut text = Vec::with_capacity(8 * (entries.len() - kept) + 2);
                 each(&mut text, &entries[kept..], |out, &entry| number(out, entry.into()));
                 self.done.values[index as usize] = Json(text.into());

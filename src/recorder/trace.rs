@@ -226,7 +226,7 @@ pub fn kept(before: Option<&HostView>, at: usize, field: &HostField) -> usize {
 }
 
 /// How many of `new`'s first entries are `old`'s, when they are at least [`KEPT_FROM`]; else 0.
-fn in_common(old: &[u32], new: &[u32]) -> usize {
+pub(super) fn in_common(old: &[u32], new: &[u32]) -> usize {
     let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     if same >= KEPT_FROM {
         same
