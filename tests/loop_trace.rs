@@ -6,7 +6,9 @@ mod support;
 use serde_json::Value;
 use todo_trace::host::claims::{claims, claims_of};
 use todo_trace::host::figures::{self, FigureId};
-use todo_trace::host::loop_scenarios::{question, run_in_memory, EXPECTED_TXT, SCENARIOS};
+use todo_trace::host::loop_scenarios::{
+    question, run_in_memory, LoopScenario, EXPECTED_TXT, SCENARIOS,
+};
 use todo_trace::host::run::{self, Trace};
 use todo_trace::host::source::source;
 use todo_trace::lesson::agent_types::REMINDER;
@@ -22,6 +24,15 @@ const LANGS: [Lang; 2] = [Lang::Zh, Lang::En];
 
 fn trace(scenario: &str, lang: Lang) -> Trace {
     run::trace("loop", scenario, lang).unwrap()
+}
+
+/// Every built-in scenario traced in each language.
+fn every_trace() -> impl Iterator<Item = (&'static LoopScenario, Lang, Trace)> {
+    let each = |scenario: &'static LoopScenario| LANGS.map(|lang| (scenario, lang));
+    SCENARIOS
+        .iter()
+        .flat_map(each)
+        .map(|(scenario, lang)| (scenario, lang, trace(scenario.id, lang)))
 }
 
 fn result_value(trace: &Trace) -> Value {
@@ -51,53 +62,47 @@ fn the_loop_figure_lists_the_eight_scenarios_and_runs_run_loop() {
 
 #[test]
 fn each_trace_returns_the_outcome_of_the_loop_run_plainly() {
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let plain = run_in_memory(&scenario.setup, lang).outcome.unwrap();
-            assert_eq!(result_value(&t), serde_json::to_value(&plain).unwrap(), "{}", scenario.id);
-            // The result refers to the outcome as `run_loop`'s return stored it, which is the very
-            // text writing the outcome whole gives (what the trace's `result.value` held before).
-            assert!(t.result.value.is_none() && t.result.stored.is_some(), "{}", scenario.id);
-            let written = serde_json::to_string(&plain).unwrap();
-            assert_eq!(t.result_value().unwrap().get(), written, "{}", scenario.id);
-            // Its fields can be read alone, as the stop question reads them.
-            let field = |name| t.recording.field(t.result.stored.unwrap(), name).unwrap();
-            assert_eq!(field("calls").get(), plain.calls.to_string());
-            assert_eq!(field("plan").get(), serde_json::to_string(&plain.plan).unwrap());
-            assert_eq!(t.data.agent, Some(scenario.setup));
-            // run_agent reads only its setup: the loop makes its own plan and history.
-            assert_eq!((&t.data.state, &t.data.items, &t.data.messages), (&None, &None, &None));
-            // The output pane: the stop line, the final plan, the answer last.
-            assert!(t.recording.output[0].contains(if scenario.id == "budget" {
-                "call_limit"
-            } else {
-                "answered"
-            }));
-            assert_eq!(t.recording.output.last().unwrap(), &plain.answer);
-        }
+    for (scenario, lang, t) in every_trace() {
+        let plain = run_in_memory(&scenario.setup, lang).outcome.unwrap();
+        assert_eq!(result_value(&t), serde_json::to_value(&plain).unwrap(), "{}", scenario.id);
+        // The result refers to the outcome as `run_loop`'s return stored it, which is the very
+        // text writing the outcome whole gives (what the trace's `result.value` held before).
+        assert!(t.result.value.is_none() && t.result.stored.is_some(), "{}", scenario.id);
+        let written = serde_json::to_string(&plain).unwrap();
+        assert_eq!(t.result_value().unwrap().get(), written, "{}", scenario.id);
+        // Its fields can be read alone, as the stop question reads them.
+        let field = |name| t.recording.field(t.result.stored.unwrap(), name).unwrap();
+        assert_eq!(field("calls").get(), plain.calls.to_string());
+        assert_eq!(field("plan").get(), serde_json::to_string(&plain.plan).unwrap());
+        assert_eq!(t.data.agent, Some(scenario.setup));
+        // run_agent reads only its setup: the loop makes its own plan and history.
+        assert_eq!((&t.data.state, &t.data.items, &t.data.messages), (&None, &None, &None));
+        // The output pane: the stop line, the final plan, the answer last.
+        assert!(t.recording.output[0].contains(if scenario.id == "budget" {
+            "call_limit"
+        } else {
+            "answered"
+        }));
+        assert_eq!(t.recording.output.last().unwrap(), &plain.answer);
     }
 }
 
 #[test]
 fn the_stored_history_starts_with_the_bare_question_at_every_step() {
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let mut longest = 0;
-            for step in &t.recording.steps {
-                let messages = host(&t, step)["messages"].as_array().unwrap().clone();
-                if let Some(first) = messages.first() {
-                    assert_eq!(first["role"], "user");
-                    assert_eq!(first["content"], question(lang), "{} {lang:?}", scenario.id);
-                }
-                // The history only grows: nothing is ever taken out of it.
-                assert!(messages.len() >= longest);
-                longest = messages.len();
+    for (scenario, lang, t) in every_trace() {
+        let mut longest = 0;
+        for step in &t.recording.steps {
+            let messages = host(&t, step)["messages"].as_array().unwrap().clone();
+            if let Some(first) = messages.first() {
+                assert_eq!(first["role"], "user");
+                assert_eq!(first["content"], question(lang), "{} {lang:?}", scenario.id);
             }
-            let outcome = result_value(&t);
-            assert_eq!(longest, outcome["history"].as_array().unwrap().len());
+            // The history only grows: nothing is ever taken out of it.
+            assert!(messages.len() >= longest);
+            longest = messages.len();
         }
+        let outcome = result_value(&t);
+        assert_eq!(longest, outcome["history"].as_array().unwrap().len());
     }
 }
 
@@ -268,34 +273,25 @@ fn a_decision_is_on_the_first_step_after_it() {
 
 #[test]
 fn every_model_call_has_its_request_and_only_the_first_message_differs() {
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let outcome = result_value(&t);
-            let requests = &t.recording.requests;
+    for (scenario, lang, t) in every_trace() {
+        let outcome = result_value(&t);
+        let requests = &t.recording.requests;
+        assert_eq!(requests.len() as u64, outcome["calls"].as_u64().unwrap(), "{}", scenario.id);
+        let plain = run_in_memory(&scenario.setup, lang);
+        let value = |i: u32| -> Value { serde_json::from_str(t.recording.value(i).get()).unwrap() };
+        for (request, sent) in requests.iter().zip(&plain.model.requests) {
+            assert_eq!(request.differs, [0], "{}", scenario.id);
+            let messages: Vec<Value> = request.messages.iter().map(|&i| value(i)).collect();
+            assert_eq!(Value::Array(messages), serde_json::to_value(&sent.messages).unwrap());
+            assert_eq!(value(request.tools), serde_json::to_value(&sent.tools).unwrap());
+            // The history is the stored one at the request's step, which never holds the plan.
+            let step = &t.recording.steps[request.step as usize];
             assert_eq!(
-                requests.len() as u64,
-                outcome["calls"].as_u64().unwrap(),
-                "{}",
-                scenario.id
+                Value::Array(request.history.iter().map(|&i| value(i)).collect()),
+                host(&t, step)["messages"]
             );
-            let plain = run_in_memory(&scenario.setup, lang);
-            let value =
-                |i: u32| -> Value { serde_json::from_str(t.recording.value(i).get()).unwrap() };
-            for (request, sent) in requests.iter().zip(&plain.model.requests) {
-                assert_eq!(request.differs, [0], "{}", scenario.id);
-                let messages: Vec<Value> = request.messages.iter().map(|&i| value(i)).collect();
-                assert_eq!(Value::Array(messages), serde_json::to_value(&sent.messages).unwrap());
-                assert_eq!(value(request.tools), serde_json::to_value(&sent.tools).unwrap());
-                // The history is the stored one at the request's step, which never holds the plan.
-                let step = &t.recording.steps[request.step as usize];
-                assert_eq!(
-                    Value::Array(request.history.iter().map(|&i| value(i)).collect()),
-                    host(&t, step)["messages"]
-                );
-                assert_eq!(value(request.history[0])["content"], question(lang));
-                assert_eq!(request.history.len(), request.messages.len());
-            }
+            assert_eq!(value(request.history[0])["content"], question(lang));
+            assert_eq!(request.history.len(), request.messages.len());
         }
     }
 }
@@ -367,41 +363,33 @@ fn a_run_backs_run_and_check_only_if_it_printed_the_expected_text() {
 
 #[test]
 fn claims_cross_at_every_step_and_end_as_the_final_claims() {
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let along = t.claims_along.as_ref().unwrap();
-            assert_eq!(along[0].step, 0, "{}: from the first step", scenario.id);
-            assert!(along[0].claims.is_empty(), "no plan, no claims at the start");
+    for (scenario, _, t) in every_trace() {
+        let along = t.claims_along.as_ref().unwrap();
+        assert_eq!(along[0].step, 0, "{}: from the first step", scenario.id);
+        assert!(along[0].claims.is_empty(), "no plan, no claims at the start");
+        assert_eq!(&along.last().unwrap().claims, t.claims.as_ref().unwrap(), "{}", scenario.id);
+        assert!(along.windows(2).all(|w| w[0].step < w[1].step && w[0].claims != w[1].claims));
+        for entry in along {
+            // The claims at a step are those of the plan and history that step holds.
+            let step = &t.recording.steps[entry.step as usize];
+            let plan = t.recording.host_entries(step, "items");
+            assert_eq!(entry.claims.len(), plan.len(), "{} step {}", scenario.id, entry.step);
+            for claim in &entry.claims {
+                assert_eq!(claim.backed, claim.completed && claim.evidence.is_some());
+            }
+            // Read back whole from the recording, the step's own plan and history give the same claims.
+            fn parse<T: serde::de::DeserializeOwned>(json: &Json) -> T {
+                serde_json::from_str(json.get()).unwrap()
+            }
+            let plan: Vec<Todo> = plan.iter().map(parse).collect();
+            let history: Vec<Message> =
+                t.recording.host_entries(step, "messages").iter().map(parse).collect();
             assert_eq!(
-                &along.last().unwrap().claims,
-                t.claims.as_ref().unwrap(),
+                entry.claims,
+                claims_of(&plan, &history, Some(EXPECTED_TXT)),
                 "{}",
                 scenario.id
             );
-            assert!(along.windows(2).all(|w| w[0].step < w[1].step && w[0].claims != w[1].claims));
-            for entry in along {
-                // The claims at a step are those of the plan and history that step holds.
-                let step = &t.recording.steps[entry.step as usize];
-                let plan = t.recording.host_entries(step, "items");
-                assert_eq!(entry.claims.len(), plan.len(), "{} step {}", scenario.id, entry.step);
-                for claim in &entry.claims {
-                    assert_eq!(claim.backed, claim.completed && claim.evidence.is_some());
-                }
-                // Read back whole from the recording, the step's own plan and history give the same claims.
-                fn parse<T: serde::de::DeserializeOwned>(json: &Json) -> T {
-                    serde_json::from_str(json.get()).unwrap()
-                }
-                let plan: Vec<Todo> = plan.iter().map(parse).collect();
-                let history: Vec<Message> =
-                    t.recording.host_entries(step, "messages").iter().map(parse).collect();
-                assert_eq!(
-                    entry.claims,
-                    claims_of(&plan, &history, Some(EXPECTED_TXT)),
-                    "{}",
-                    scenario.id
-                );
-            }
         }
     }
     // budget: item 2 is read while in progress; the pane then shows the evidence, not backed.
@@ -470,13 +458,10 @@ fn whole_hosts(written: &[Vec<KeptField>]) -> Vec<HostView> {
 #[test]
 fn host_views_written_with_kept_entries_are_whole_again() {
     let mut kept = 0;
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let written = kept_fields(&t.recording.hosts);
-            assert_eq!(whole_hosts(&written), t.recording.hosts, "{}", scenario.id);
-            kept += written.iter().flatten().filter(|field| field.kept >= KEPT_FROM).count();
-        }
+    for (scenario, _, t) in every_trace() {
+        let written = kept_fields(&t.recording.hosts);
+        assert_eq!(whole_hosts(&written), t.recording.hosts, "{}", scenario.id);
+        kept += written.iter().flatten().filter(|field| field.kept >= KEPT_FROM).count();
     }
     assert!(kept > 0, "some view keeps its history from the view before");
 }
@@ -512,14 +497,11 @@ fn whole_requests(written: &[KeptRequest]) -> Vec<ModelRequest> {
 #[test]
 fn requests_written_by_what_they_share_are_whole_again() {
     let (mut kept, mut changed) = (0, 0);
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let written = kept_requests(&t.recording.requests);
-            assert_eq!(whole_requests(&written), t.recording.requests, "{}", scenario.id);
-            kept += written.iter().filter(|request| request.kept >= KEPT_FROM).count();
-            changed += written.iter().filter(|request| request.changed.is_some()).count();
-        }
+    for (scenario, _, t) in every_trace() {
+        let written = kept_requests(&t.recording.requests);
+        assert_eq!(whole_requests(&written), t.recording.requests, "{}", scenario.id);
+        kept += written.iter().filter(|request| request.kept >= KEPT_FROM).count();
+        changed += written.iter().filter(|request| request.changed.is_some()).count();
     }
     assert!(kept > 0, "some request keeps its history from the request before");
     assert!(changed > 0, "some request writes only the messages that differ");
@@ -530,24 +512,20 @@ fn requests_written_by_what_they_share_are_whole_again() {
 #[test]
 fn grown_lists_read_back_whole() {
     let mut checked = 0;
-    for scenario in &SCENARIOS {
-        for lang in LANGS {
-            let t = trace(scenario.id, lang);
-            let r = &t.recording;
-            let grown: Vec<u32> = r.grown.iter().map(|grown| grown.value).collect();
-            for step in r.steps.iter().filter(|step| step.symbol == "run_loop") {
-                let local = r.locals(step).into_iter().find(|local| local.name == "history");
-                let Some(Some(history)) = local.map(|local| local.value) else { continue };
-                let field = r.hosts[step.host as usize].iter().find(|f| f.field == "messages");
-                let entries = &field.unwrap().entries;
-                let whole: Vec<Value> = entries.iter().map(|&e| json(&r.value(e))).collect();
-                assert_eq!(json(&history), Value::Array(whole), "{}", scenario.id);
-                let at = step.scope as usize;
-                let index =
-                    r.scopes[at].iter().position(|&b| r.bindings[b as usize].name == "history");
-                let value = index.and_then(|i| step.values[i]);
-                checked += usize::from(value.is_some_and(|value| grown.contains(&value)));
-            }
+    for (scenario, _, t) in every_trace() {
+        let r = &t.recording;
+        let grown: Vec<u32> = r.grown.iter().map(|grown| grown.value).collect();
+        for step in r.steps.iter().filter(|step| step.symbol == "run_loop") {
+            let local = r.locals(step).into_iter().find(|local| local.name == "history");
+            let Some(Some(history)) = local.map(|local| local.value) else { continue };
+            let field = r.hosts[step.host as usize].iter().find(|f| f.field == "messages");
+            let entries = &field.unwrap().entries;
+            let whole: Vec<Value> = entries.iter().map(|&e| json(&r.value(e))).collect();
+            assert_eq!(json(&history), Value::Array(whole), "{}", scenario.id);
+            let at = step.scope as usize;
+            let index = r.scopes[at].iter().position(|&b| r.bindings[b as usize].name == "history");
+            let value = index.and_then(|i| step.values[i]);
+            checked += usize::from(value.is_some_and(|value| grown.contains(&value)));
         }
     }
     assert!(checked > 0, "some history checked is a grown list");
