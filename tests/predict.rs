@@ -249,13 +249,18 @@ impl Model for Wanders {
             name: name.into(),
             input,
         };
+        // Each read twice: the second with a path long enough that the result is stored by its parts,
+        // where the question reads only the warning and `is_error` of it.
+        let long = "d/".repeat(300);
         match self.0 {
             1 => Ok(vec![call("read_file", json!({"path": "../secret.txt"}))]),
             2 => Ok(vec![call("read_file", json!({"path": "missing.txt"}))]),
-            3 => Ok(vec![call("delete_all", json!({}))]),
+            3 => Ok(vec![call("read_file", json!({"path": format!("../{long}secret.txt")}))]),
+            4 => Ok(vec![call("read_file", json!({"path": format!("{long}missing.txt")}))]),
+            5 => Ok(vec![call("delete_all", json!({}))]),
             _ => Err(ModelError {
                 code: "diverged",
-                message: "The recording holds no reply for call 4.".into(),
+                message: "The recording holds no reply for call 6.".into(),
             }),
         }
     }
@@ -306,6 +311,8 @@ fn a_run_that_wanders_and_ends_in_an_error_is_asked_about_too() {
         assert_eq!(
             asked,
             [
+                ("read", "outside"),
+                ("read", "read_fails"),
                 ("read", "outside"),
                 ("read", "read_fails"),
                 ("tool", "no_such_tool"),

@@ -193,12 +193,12 @@ fn tool_question(trace: &Trace, call_at: usize, lang: Lang) -> Option<Question> 
     let has = |event: HostEvent| events.contains(&event.name());
     // The call's result: `(block, warning)`, read without its content (the message, up to a whole
     // file's text) unless a why quotes it.
-    let returned = steps[end].value.map(|v| trace.recording.value(v));
-    let handled = returned.as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
-    let Handled(Flag { is_error }, warning) = handled.unwrap_or_default();
+    let returned = steps[end].value;
+    let Handled(Flag { is_error }, warning) =
+        returned.map(|v| handled(&trace.recording, v)).unwrap_or_default();
     let warning = warning["code"].as_str().unwrap_or("");
     let message = || {
-        let returned = returned.as_ref().map(json).unwrap_or_default();
+        let returned = returned.map(|v| json(&trace.recording.value(v))).unwrap_or_default();
         returned[0]["content"].as_str().unwrap_or("").to_string()
     };
     let step = call_at as u32;
@@ -266,6 +266,19 @@ struct Handled(Flag, Value);
 struct Flag {
     #[serde(default)]
     is_error: bool,
+}
+
+/// The tool call's result at value `tuple`. Where the tuple is stored by its parts (its block is at
+/// least a few hundred bytes), only the warning and the block's `is_error` are read: putting the
+/// tuple together and reading it as JSON went twice through its text, up to a whole file, at every
+/// call.
+fn handled(recording: &Recording, tuple: u32) -> Handled {
+    let (Some(block), Some(warning)) = (recording.element(tuple, 0), recording.element(tuple, 1))
+    else {
+        return serde_json::from_str(recording.value(tuple).get()).unwrap_or_default();
+    };
+    let is_error = recording.field(block, "is_error").is_some_and(|flag| flag.get() == "true");
+    Handled(Flag { is_error }, json(&recording.value(warning)))
 }
 
 /// At the reminder check of a round without a plan update (the counter above 0): will the host

@@ -543,13 +543,28 @@ pub(super) fn matches(
 /// The index of field `name`'s value, when the value at `index` is an object stored by its parts.
 pub(super) fn field_index(values: &[Json], parts: &[u32], index: u32, name: &str) -> Option<u32> {
     parts.binary_search(&index).ok()?;
-    let text = values[index as usize].bytes();
+    field_text(values[index as usize].bytes(), name).map(index_at)
+}
+
+/// The text of field `name`'s value in `text`, an object as serde_json writes it; `None` if it is
+/// not an object or has no such field.
+pub(super) fn field_text<'a>(text: &'a [u8], name: &str) -> Option<&'a [u8]> {
     if text.first() != Some(&b'{') {
         return None;
     }
     let key = key(name);
     let found = children(text)?.into_iter().find(|part| text[part.key.clone()] == key[..])?;
-    Some(index_at(&text[found.value]))
+    Some(&text[found.value])
+}
+
+/// The index of element `at`'s value, when the value at `index` is a list (or tuple) stored by its
+/// parts.
+pub(super) fn element_index(done: &Recording, index: u32, at: usize) -> Option<u32> {
+    done.parts.binary_search(&index).ok()?;
+    if done.values[index as usize].bytes().first() != Some(&b'[') {
+        return None;
+    }
+    list_entries(done, index).get(at).copied()
 }
 
 /// The whole JSON text of value `index` into `out`: a value written by its parts (`parts`) with each

@@ -433,6 +433,36 @@ fn long_lists_of_records_are_stored_by_their_parts() {
     assert!(two != by_parts && !tables.done.parts.contains(&two));
 }
 
+/// One element of a list stored by its parts, and one field of an object, whether stored by its parts
+/// or whole, are read without putting the rest together: as serde_json would read them, also where
+/// the field's name appears inside a string before it.
+#[test]
+fn an_element_and_a_field_are_read_from_where_they_are_stored() {
+    use super::tables::Tables;
+    use serde_json::json;
+    let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();
+    let content = format!(r#"{} "is_error":true, ], {{ [读取]"#, "x".repeat(600));
+    let block =
+        json!({"type": "tool_result", "tool_use_id": "c1", "content": content, "is_error": false});
+    let result = json!([block, {"code": "path_refused"}]);
+    let mut tables = Tables::default();
+    let tuple = tables.store(&text(&result), None);
+    let done = &tables.done;
+    assert!(done.parts.contains(&tuple));
+    let (first, second) = (done.element(tuple, 0).unwrap(), done.element(tuple, 1).unwrap());
+    // The block has no field that is split, so it is stored whole, as written.
+    assert!(!done.parts.contains(&first));
+    assert_eq!(done.values[first as usize].bytes(), text(&block));
+    assert_eq!(done.field(first, "is_error").unwrap().get(), "false");
+    assert_eq!(done.field(first, "content").unwrap().get(), json!(content).to_string());
+    assert_eq!(done.field(second, "code").unwrap().get(), r#""path_refused""#);
+    assert!(done.element(tuple, 2).is_none() && done.element(first, 0).is_none());
+    assert!(done.field(first, "missing").is_none() && done.field(tuple, "is_error").is_none());
+    // An object stored by its parts gives its field whole.
+    let outer = tables.store(&text(&json!({"result": result, "n": 1})), None);
+    assert_eq!(tables.done.field(outer, "result").unwrap().get().as_bytes(), text(&result));
+}
+
 /// A list made from stored entries (a host field's) is stored as `store` stores the same text,
 /// whole or by its parts, also at exactly [`super::parts::PARTS_FROM`] bytes.
 #[test]

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::sync::Mutex;
 use tsify::Tsify;
 
-use super::parts::{field_index, plain};
+use super::parts::{element_index, field_index, field_text, plain};
 use super::probe::Snapshot;
 
 /// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time
@@ -394,10 +394,20 @@ impl Recording {
         Json(text.into())
     }
 
-    /// One field of the object value at `index`, whole, when that object is stored by its parts: the
-    /// rest of it is not put together (the loop's outcome is mostly its history). `None` otherwise.
+    /// One field of the object value at `index`, whole; `None` if it is not an object or has no such
+    /// field. The rest of the object is not put together (the loop's outcome is mostly its history),
+    /// nor read as JSON (a tool's result block is mostly a file's text).
     pub fn field(&self, index: u32, name: &str) -> Option<Json> {
-        field_index(&self.values, &self.parts, index, name).map(|field| self.value(field))
+        if self.parts.binary_search(&index).is_ok() {
+            return field_index(&self.values, &self.parts, index, name).map(|at| self.value(at));
+        }
+        field_text(self.values[index as usize].bytes(), name).map(|text| Json(text.into()))
+    }
+
+    /// Element `at` of the list (or tuple) value at `index`, as the index of its value, when that list
+    /// is stored by its parts: nothing is put together. `None` otherwise.
+    pub fn element(&self, index: u32, at: usize) -> Option<u32> {
+        element_index(self, index, at)
     }
 
     /// The current call's locals at `step`.
