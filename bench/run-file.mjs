@@ -8,6 +8,8 @@ export const CALLS = 100;
 const BIG = 64 * 1024;
 /** How many of the reads return BIG bytes: with each text in the file twice (the world's answer, the tool result the host sent), more would pass the 1 MiB limit. */
 const BIG_READS = 5;
+/** The size of every read in the run the long one is compared with. */
+const SHORT = 1024;
 const TRACES = 31;
 const STEP_CLICKS = 400;
 
@@ -16,9 +18,10 @@ const STEP_CLICKS = 400;
  * read files (BIG_READS of them BIG bytes of many lines, the rest about 1 KiB), with a plan update every tenth call;
  * call 100 answers. The host's tool results are made as the host makes them (a read's text as it is, a plan as
  * `id [status] content` lines); the recorded end is the outcome the host reached on the first replay, and the second
- * replay must then reach it without divergence, or the bench says the run is not what it claims.
+ * replay must then reach it without divergence, or the bench says the run is not what it claims. The file is kept
+ * as `window.__runs[name]`.
  */
-async function buildRun({ calls, big, bigReads }) {
+async function buildRun({ calls, big, bigReads, name }) {
   const api = await import('./api.js');
   const base = api.runFile('allow', 'en');
   const plan = (done) => [1, 2, 3].map((n) => ({ id: String(n), content: `Step ${n} of the long run`, status: n <= done ? 'completed' : n === done + 1 ? 'in_progress' : 'pending' }));
@@ -60,46 +63,44 @@ async function buildRun({ calls, big, bigReads }) {
   if (!trace.ran || trace.replay?.diverged || trace.replay?.calls !== calls || !trace.result.ok) {
     return { problem: `the long run does not replay as recorded: ${JSON.stringify(trace.replay?.diverged ?? trace.result.error ?? trace.replay)}` };
   }
-  window.__longRun = json;
+  window.__runs = { ...window.__runs, [name]: json };
   return { bytes, biggest, steps: trace.steps.length, stop, calls: trace.replay.calls };
 }
 
 /**
- * Runs in a page: the long run traced `times` times, each beside a batch of validate/valid traces (at least 20 ms: one
- * is far below the page clock's resolution), the order swapped each round, after both were warmed up. Each round's
- * ratio compares the two as the machine was during that round, so a load that comes and goes moves both.
+ * Runs in a page: each run of `names` traced `times` times, beside a batch of validate/valid traces (at least 20 ms:
+ * one is far below the page clock's resolution), in an order that turns each round, after all were warmed up. Each
+ * round's ratios compare the runs and validate as the machine was during that round, so a load that comes and goes
+ * moves them all.
  */
-async function timeTraces({ times }) {
+async function timeTraces({ times, names }) {
   const api = await import('./api.js');
-  const json = window.__longRun;
+  const runs = names.map((name) => window.__runs[name]);
   for (const start = performance.now(); performance.now() - start < 3000; ) {
     api.trace('validate', 'valid', 'en');
-    api.traceRun(json, 'en');
+    for (const json of runs) api.traceRun(json, 'en');
   }
   let each = 0;
   for (const t = performance.now(); performance.now() - t < 20; each++) api.trace('validate', 'valid', 'en');
-  let steps = 0;
+  const steps = runs.map(() => 0);
   let validSteps = 0;
-  const run = () => {
-    const t0 = performance.now();
-    steps = api.traceRun(json, 'en').steps.length;
-    return performance.now() - t0;
-  };
-  const valid = () => {
-    const t0 = performance.now();
-    for (let k = 0; k < each; k++) validSteps = api.trace('validate', 'valid', 'en').steps.length;
-    return (performance.now() - t0) / each;
-  };
-  const ms = [];
+  const ms = runs.map(() => /** @type {number[]} */ ([]));
   const validMs = [];
+  const timers = [
+    ...runs.map((json, r) => () => {
+      const t0 = performance.now();
+      steps[r] = api.traceRun(json, 'en').steps.length;
+      ms[r].push(performance.now() - t0);
+    }),
+    () => {
+      const t0 = performance.now();
+      for (let k = 0; k < each; k++) validSteps = api.trace('validate', 'valid', 'en').steps.length;
+      validMs.push((performance.now() - t0) / each);
+    },
+  ];
   for (let i = 0; i < times; i++) {
-    if (i % 2) {
-      validMs.push(valid());
-      ms.push(run());
-    } else {
-      ms.push(run());
-      validMs.push(valid());
-    }
+    const order = timers.map((_, k) => timers[(i + k) % timers.length]);
+    for (const time of i % 2 ? order.reverse() : order) time();
   }
   return { ms, steps, validMs, validSteps };
 }
@@ -111,7 +112,7 @@ async function timeTraces({ times }) {
 async function stepLongRun({ clicks }) {
   const loop = /** @type {HTMLElement} */ ([...document.querySelectorAll('todo-trace-figure')].map((f) => f.shadowRoot?.querySelector('[data-figure="loop"]')).find(Boolean));
   const data = new DataTransfer();
-  data.items.add(new File([window.__longRun], 'long-run.json', { type: 'application/json' }));
+  data.items.add(new File([window.__runs.long], 'long-run.json', { type: 'application/json' }));
   loop.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   // The file is read asynchronously; the figure shows it once the close button is there.
   for (let i = 0; i < 500 && loop.querySelector('[data-action="close-run"]')?.hidden !== false; i++) await new Promise((done) => setTimeout(done, 20));
@@ -148,25 +149,33 @@ export async function measureRunFile(browser, url, saveTo = undefined) {
   try {
     await page.goto(`${url}?lang=en`);
     await allFiguresReady(page);
-    const run = await page.evaluate(buildRun, { calls: CALLS, big: BIG, bigReads: BIG_READS });
+    const run = await page.evaluate(buildRun, { calls: CALLS, big: BIG, bigReads: BIG_READS, name: 'long' });
     if (run.problem) return { problem: run.problem };
+    // The same run with every read SHORT bytes: what the loop's own work costs per step, without the long outputs.
+    const short = await page.evaluate(buildRun, { calls: CALLS, big: SHORT, bigReads: BIG_READS, name: 'short' });
+    if (short.problem) return { problem: short.problem };
     // The same file natively: BENCH_SAVE_RUN=FILE node bench/run-file.mjs, then cargo run --release --example long_run FILE.
-    if (saveTo) writeFileSync(saveTo, await page.evaluate(() => window.__longRun));
-    const traced = await page.evaluate(timeTraces, { times: TRACES });
+    if (saveTo) writeFileSync(saveTo, await page.evaluate(() => window.__runs.long));
+    const traced = await page.evaluate(timeTraces, { times: TRACES, names: ['long', 'short'] });
     const stepped = await page.evaluate(stepLongRun, { clicks: STEP_CLICKS });
     const validUs = (median(traced.validMs) * 1000) / traced.validSteps;
-    const traceMs = median(traced.ms);
-    const runUs = (traceMs * 1000) / traced.steps;
-    const ratios = traced.ms.map((ms, i) => ms / traced.steps / (traced.validMs[i] / traced.validSteps));
+    // The median of the rounds' ratios, and their middle half: how far one round can be off.
+    const perStep = (r) => {
+      const ratios = traced.ms[r].map((ms, i) => ms / traced.steps[r] / (traced.validMs[i] / traced.validSteps));
+      return { us: (median(traced.ms[r]) * 1000) / traced.steps[r], ratio: median(ratios), quartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)] };
+    };
+    const long = perStep(0);
+    const shortStep = perStep(1);
+    const traceMs = median(traced.ms[0]);
     return {
       run,
       traceMs,
-      traceMsRange: [Math.min(...traced.ms), Math.max(...traced.ms)],
-      perStepUs: runUs,
+      traceMsRange: [Math.min(...traced.ms[0]), Math.max(...traced.ms[0])],
+      perStepUs: long.us,
       validPerStepUs: validUs,
-      // The median of the rounds' ratios; the middle half of them shows how far one round can be off.
-      perStepRatio: median(ratios),
-      perStepRatioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
+      perStepRatio: long.ratio,
+      perStepRatioQuartiles: long.quartiles,
+      shortRun: { bytes: short.bytes, steps: short.steps, perStepUs: shortStep.us, perStepRatio: shortStep.ratio, perStepRatioQuartiles: shortStep.quartiles },
       steps: {
         samples: stepped.marked.length,
         markedMedian: median(stepped.marked),
@@ -217,13 +226,17 @@ export function runFileSection(r, date) {
     `## A ${CALLS}-call recorded run (issue 26), ${date}`,
     '',
     ...(r?.problem ? [`Not measured: ${r.problem}`, ''] : [
-      `Built in the page by bench/run-file.mjs from the built-in "allow" run: ${r.run.calls} model calls, ${BIG_READS} file reads of ${r.run.biggest} bytes and the rest of 1 KiB, a plan update every tenth call; the file is ${r.run.bytes} bytes (limit 1,048,576), it replays without divergence (stop: ${r.run.stop}), and its trace has ${r.run.steps} steps. Trace time: \`traceRun\` including the JSON parse in JS, warmed up for 3 s, ${TRACES} runs (min ${r.traceMsRange[0].toFixed(0)}, max ${r.traceMsRange[1].toFixed(0)} ms), each beside a batch of validate/valid traces, the order swapped each round; the cost per step is the median of the rounds' ratios. Step latency: the run dropped onto the loop figure and stepped through with Step over, each click timed from before the click to after the synchronous render; "until laid out" also forces the layout the next frame needs. The loop figure showed: "${r.origin}".`,
+      `Built in the page by bench/run-file.mjs from the built-in "allow" run: ${r.run.calls} model calls, ${BIG_READS} file reads of ${r.run.biggest} bytes and the rest of 1 KiB, a plan update every tenth call; the file is ${r.run.bytes} bytes (limit 1,048,576), it replays without divergence (stop: ${r.run.stop}), and its trace has ${r.run.steps} steps. Trace time: \`traceRun\` including the JSON parse in JS, warmed up for 3 s, ${TRACES} runs (min ${r.traceMsRange[0].toFixed(0)}, max ${r.traceMsRange[1].toFixed(0)} ms), each beside a batch of validate/valid traces and the same run with every read of ${SHORT / 1024} KiB (${r.shortRun.bytes} bytes, ${r.shortRun.steps} steps), in an order that turns each round; a cost per step is the median of the rounds' ratios. Step latency: the run dropped onto the loop figure and stepped through with Step over, each click timed from before the click to after the synchronous render; "until laid out" also forces the layout the next frame needs. The loop figure showed: "${r.origin}".`,
       '',
     ]),
     '| budget | target | measured | verdict |',
     '| --- | --- | --- | --- |',
     ...rows,
     '',
+    ...(r?.problem ? [] : [
+      `For comparison (not a budget): the same run with every read of ${SHORT / 1024} KiB costs ${r.shortRun.perStepUs.toFixed(1)} µs per step, ${r.shortRun.perStepRatio.toFixed(2)}× a validate/valid step (middle half ${r.shortRun.perStepRatioQuartiles.map((q) => q.toFixed(2)).join('–')}×): what the loop's own work costs; the rest of the long run's cost is its long outputs.`,
+      '',
+    ]),
   ].join('\n');
 }
 

@@ -10,7 +10,7 @@ import { startServer } from '../serve.mjs';
 import { compareLatency, compareSection } from './compare.mjs';
 import { lighthouseRuns } from './lighthouse.mjs';
 import { measureRunFile } from './run-file.mjs';
-import { judge, renderReport } from './report.mjs';
+import { judge, perStepRatio, renderReport } from './report.mjs';
 import { LAUNCH_ARGS, slow4g, stageBaseline } from './slow4g.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -181,6 +181,8 @@ async function traceTimes(tracers) {
       jsonChars: run.jsonChars,
       calls: run.size * TRACE_BATCHES,
       ms: median(run.perCall),
+      // Each round's time per call, in round order (four digits): a ratio between two cases is read round by round.
+      rounds: run.perCall.map((ms) => Number(ms.toPrecision(4))),
     });
   }
   return results;
@@ -418,11 +420,11 @@ async function tracesOnly(browser, base, urls) {
   const rows = traces.rust.map((t) => {
     const id = `${t.figure}/${t.scenario}`;
     const peer = cheap.get(id);
-    const versus = peer ? `cheapest ${peer.ms.toFixed(3)} ms = ${(peer.ms / t.ms).toFixed(2)}x` : `${(perStepUs(t) / perStepUs(valid)).toFixed(2)}x validate/valid per step`;
+    const versus = peer ? `cheapest ${peer.ms.toFixed(3)} ms = ${(peer.ms / t.ms).toFixed(2)}x` : `${perStepRatio(t, valid).toFixed(2)}x validate/valid per step`;
     return `${id.padEnd(24)} ${String(t.steps).padStart(4)} steps ${t.ms.toFixed(4)} ms ${perStepUs(t).toFixed(2).padStart(6)} us/step  ${versus}`;
   });
   const speedups = traces.rust.filter((t) => cheap.has(`${t.figure}/${t.scenario}`)).map((t) => cheap.get(`${t.figure}/${t.scenario}`).ms / t.ms);
-  const loops = traces.rust.filter((t) => t.figure === 'loop').map((t) => perStepUs(t) / perStepUs(valid));
+  const loops = traces.rust.filter((t) => t.figure === 'loop').map((t) => perStepRatio(t, valid));
   console.log(rows.join('\n'));
   console.log(`issue 10: worst ${Math.min(...speedups).toFixed(2)}x, median ${median(speedups).toFixed(2)}x, ${speedups.filter((s) => s >= 5).length} of ${speedups.length} at least 5x`);
   console.log(`issue 12: worst ${Math.max(...loops).toFixed(2)}x validate/valid per step, ${loops.filter((l) => l <= 2).length} of ${loops.length} within 2x`);
