@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::OnceLock;
 use tsify::Tsify;
 
 use crate::host::figures::{FigureId, LOOP_BUILT};
@@ -157,7 +158,7 @@ fn loop_questions(trace: &Trace, lang: Lang) -> Vec<Question> {
             found.extend(tool_question(trace, at, lang));
         }
     }
-    let reminder_checks = lines_with("run_loop", "if rounds_without_plan == 3");
+    let reminder_checks = &loop_lines().checks;
     for (at, step) in steps.iter().enumerate() {
         if step.symbol == "run_loop"
             && step.event == Event::Line
@@ -169,6 +170,30 @@ fn loop_questions(trace: &Trace, lang: Lang) -> Vec<Question> {
     }
     found.extend(stop_question(trace, lang));
     found
+}
+
+/// The lines of `run_loop` the loop's questions look for, found in its listing once: at every round
+/// of every trace, looking them up again was 2% of a built-in loop trace natively.
+struct LoopLines {
+    /// The reminder check, where a reminder question is asked.
+    checks: Vec<u32>,
+    /// Where a round's results are stored: the reminder is decided before it.
+    stores: Vec<u32>,
+    /// The checks of the two stops, where the stop question looks for the last one run.
+    stops: Vec<u32>,
+}
+
+fn loop_lines() -> &'static LoopLines {
+    static LINES: OnceLock<LoopLines> = OnceLock::new();
+    LINES.get_or_init(|| LoopLines {
+        checks: lines_with("run_loop", "if rounds_without_plan == 3"),
+        stores: lines_with("run_loop", "history.push(Message::results(results))"),
+        stops: [
+            lines_with("run_loop", "if calls >= max_calls"),
+            lines_with("run_loop", "if requested.is_empty()"),
+        ]
+        .concat(),
+    })
 }
 
 /// The decisions the host made from step `from` to step `to`, both included.
@@ -290,9 +315,9 @@ fn reminder_question(trace: &Trace, check_at: usize, lang: Lang) -> Option<Quest
         return None;
     }
     // The round ends where run_loop stores its results: the reminder, if any, is decided before.
-    let history_line = lines_with("run_loop", "history.push(Message::results(results))");
+    let stores = &loop_lines().stores;
     let end = (check_at + 1..steps.len())
-        .find(|&i| steps[i].symbol == "run_loop" && history_line.contains(&steps[i].line))
+        .find(|&i| steps[i].symbol == "run_loop" && stores.contains(&steps[i].line))
         .unwrap_or(steps.len() - 1);
     let added = decisions(steps, check_at + 1, end).contains(&HostEvent::Reminder.name());
     let right = if added { Answer::Yes } else { Answer::No };
@@ -340,11 +365,7 @@ fn stop_question(trace: &Trace, lang: Lang) -> Option<Question> {
         return Some(ask(last as u32, "stop", prompt, candidates, right, why, lang));
     }
     let limit = decisions(steps, last, last).contains(&HostEvent::CallLimit.name());
-    let checks = [
-        lines_with("run_loop", "if calls >= max_calls"),
-        lines_with("run_loop", "if requested.is_empty()"),
-    ]
-    .concat();
+    let checks = &loop_lines().stops;
     let check = (0..last).rev().find(|&i| {
         steps[i].symbol == "run_loop"
             && steps[i].caller.is_none()

@@ -122,9 +122,8 @@ pub fn source(symbol: &str) -> Option<Listing> {
 }
 
 /// The numbers of the lines of `fn symbol` that contain `snippet`, a text within one line (none for
-/// a symbol not listed). The loop's questions look lines up at every round: one search through the
-/// listed text, each match's line counted from the line breaks before it, costs a third of building
-/// the [`Listing`] and searching each of its lines (4% of `loop/nag`'s trace natively).
+/// a symbol not listed). One search through the listed text, each match's line counted from the line
+/// breaks before it, costs a third of building the [`Listing`] and searching each of its lines.
 pub fn lines_with(symbol: &str, snippet: &str) -> Vec<u32> {
     let Some(listed) = LISTED.iter().find(|listed| listed.symbol == symbol) else {
         return Vec::new();
