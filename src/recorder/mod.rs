@@ -11,10 +11,10 @@
 //!
 //! The files: `trace` (the data a trace is), `probe` (what the probes hand over), `frame` (a call
 //! as the recorder follows it), `tables` (values stored once), and the two speed shortcuts that
-//! need files of their own: `parts` (long values stored by their parts) and `write` (the steps and
-//! tables written out as JSON by hand). The others are in `step` below, each taken only when the
-//! probe's static facts prove it safe, and never with `Settings::every_value`, which the tests hold
-//! them to.
+//! need files of their own: `parts` (long values stored by their parts, and `read`, which reads them
+//! back) and `write` (the steps and tables written out as JSON by hand). The others are in `step`
+//! below, each taken only when the probe's static facts prove it safe, and never with
+//! `Settings::every_value`, which the tests hold them to.
 
 use serde::Serialize;
 use std::any::Any;
@@ -23,6 +23,7 @@ use std::cell::RefCell;
 mod frame;
 mod parts;
 mod probe;
+mod read;
 mod tables;
 #[cfg(test)]
 mod tests;

@@ -390,7 +390,7 @@ fn only_a_real_move_is_shown_as_moved() {
 /// once, and read back as the very text serde_json wrote; what [`super::parts::split`] leaves whole stays so.
 #[test]
 fn long_lists_of_records_are_stored_by_their_parts() {
-    use super::parts::plain;
+    use super::read::plain;
     use super::tables::Tables;
     use serde_json::json;
     let text = |value: &serde_json::Value| serde_json::to_vec(value).unwrap();

@@ -5,8 +5,9 @@ use serde::Serialize;
 use std::sync::Mutex;
 use tsify::Tsify;
 
-use super::parts::{element_index, field_index, field_text, plain};
+use super::parts::index_at;
 use super::probe::Snapshot;
+use super::read::{element_index, field_text, plain};
 
 /// A value as JSON text, kept as the bytes serde_json wrote: it is never written a second time
 /// to be stored, and the page's trace copies it as it is. (serde_json's own `RawValue` can only be
@@ -398,10 +399,12 @@ impl Recording {
     /// field. The rest of the object is not put together (the loop's outcome is mostly its history),
     /// nor read as JSON (a tool's result block is mostly a file's text).
     pub fn field(&self, index: u32, name: &str) -> Option<Json> {
-        if self.parts.binary_search(&index).is_ok() {
-            return field_index(&self.values, &self.parts, index, name).map(|at| self.value(at));
-        }
-        field_text(self.values[index as usize].bytes(), name).map(|text| Json(text.into()))
+        let text = field_text(self.values[index as usize].bytes(), name)?;
+        // Stored by its parts, the object holds the field's index in place of its text.
+        Some(match self.parts.binary_search(&index) {
+            Ok(_) => self.value(index_at(text)),
+            Err(_) => Json(text.into()),
+        })
     }
 
     /// Element `at` of the list (or tuple) value at `index`, as the index of its value, when that list
