@@ -9,13 +9,13 @@ fn main() {
     let path = std::env::args().nth(1).expect(
         "usage: long_run RUN_FILE (bench/run-file.mjs writes one with BENCH_SAVE_RUN=FILE)",
     );
-    let text = std::fs::read_to_string(path).unwrap();
+    let bytes = std::fs::read(path).unwrap();
     let mut total = Vec::new();
     let mut write = Vec::new();
     let mut len = 0;
     for _ in 0..31 {
         let start = Instant::now();
-        let t = trace_run(&text, Lang::En).unwrap();
+        let t = trace_run(&bytes, Lang::En).unwrap();
         let mid = Instant::now();
         let json = serde_json::to_string(&t).unwrap();
         write.push((Instant::now() - mid).as_secs_f64() * 1e3);

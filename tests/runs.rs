@@ -29,11 +29,11 @@ fn replay(run: &RunFile) -> (Result<Outcome, LoopError>, Option<String>) {
 
 /// `text` read as a run file, then replayed.
 fn replay_text(text: &str) -> (Result<Outcome, LoopError>, Option<String>) {
-    replay(&runs::parse(text).expect("a readable run file"))
+    replay(&runs::parse(text.as_bytes()).expect("a readable run file"))
 }
 
 fn refused(text: &str) -> &'static str {
-    runs::parse(text).expect_err("refused").code()
+    runs::parse(text.as_bytes()).expect_err("refused").code()
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn a_scenario_traced_and_its_run_file_traced_are_the_same_trace() {
     for scenario in &SCENARIOS {
         for lang in LANGS {
             let text = serde_json::to_string(&run_file(&scenario.setup, lang)).unwrap();
-            let from_file = run::trace_run(&text, lang).unwrap();
+            let from_file = run::trace_run(text.as_bytes(), lang).unwrap();
             let built_in = run::trace("loop", scenario.id, lang).unwrap();
             assert!(from_file.ran && from_file.result.ok, "{}", scenario.id);
             assert_eq!(comparable(&from_file), comparable(&built_in), "{} {lang:?}", scenario.id);
@@ -158,8 +158,20 @@ fn each_limit_refuses_the_file_with_its_code() {
         v["end"] = json!({"type": "failed", "code": "teapot", "message": "", "after": []})
     });
     assert_eq!(refused(&failure), "run_unknown_failure");
+    // Bytes that are not UTF-8 (a file can hold any) are refused where they stop being text, not
+    // read with replacement characters.
+    let text = serde_json::to_string(&as_value(&scenario_run("allow", Lang::En))).unwrap();
+    let at = text.find("main.py").unwrap();
+    let mut bytes = text.into_bytes();
+    bytes[at] = 0xff;
+    let error = runs::parse(&bytes).unwrap_err();
+    assert_eq!(error.code(), "run_malformed");
+    assert!(
+        error.message(Lang::En).ends_with(&format!("not UTF-8 text (at byte {at})")),
+        "{error:?}"
+    );
     // Every message is worded in both languages, and names no internals.
-    let error = runs::parse(&huge).unwrap_err();
+    let error = runs::parse(huge.as_bytes()).unwrap_err();
     assert!(error.message(Lang::En).contains("1 MiB"));
     assert!(error.message(Lang::Zh).contains("1 MiB"));
 }
@@ -271,14 +283,14 @@ fn a_failed_live_run_replays_to_the_same_failure() {
         (error.code(), error.message(Lang::En)),
         ("unauthorized", "401: invalid key".to_string())
     );
-    let run = runs::parse(&value.to_string()).unwrap();
+    let run = runs::parse(value.to_string().as_bytes()).unwrap();
     assert_eq!(run.origin(Lang::En), "live: claude-test");
 }
 
 #[test]
 fn a_refused_run_file_gives_a_trace_that_did_not_run_with_its_coded_error() {
     for lang in LANGS {
-        let trace = run::trace_run("{\"version\": 9}", lang).unwrap();
+        let trace = run::trace_run(br#"{"version": 9}"#, lang).unwrap();
         assert!(!trace.ran);
         let error = trace.result.error.unwrap();
         assert_eq!(error.code, "run_unknown_version");

@@ -133,7 +133,7 @@ fn a_change_that_changes_nothing_has_no_first_difference() {
 #[test]
 fn a_recorded_run_with_a_higher_budget_stops_where_the_recorded_model_never_saw_the_request() {
     for lang in LANGS {
-        let w = what_if_run(&recorded("budget", lang), "budget-5", lang).unwrap();
+        let w = what_if_run(recorded("budget", lang).as_bytes(), "budget-5", lang).unwrap();
         assert_eq!(w.continues, Continues::Replay);
         let [base, changed] = &w.comparison.sides[..] else { panic!() };
         assert!(!base.end.unseen && base.end.diverged.is_none(), "the recording replays as it was");
@@ -152,7 +152,7 @@ fn a_recorded_run_with_a_higher_budget_stops_where_the_recorded_model_never_saw_
 #[test]
 fn a_recorded_run_with_another_answer_stops_at_the_next_call() {
     for lang in LANGS {
-        let w = what_if_run(&recorded("allow", lang), "deny", lang).unwrap();
+        let w = what_if_run(recorded("allow", lang).as_bytes(), "deny", lang).unwrap();
         assert_eq!((first(&w).call, first(&w).kind), (6, "ask"));
         let changed = &w.comparison.sides[1];
         assert!(changed.end.unseen);
@@ -164,7 +164,7 @@ fn a_recorded_run_with_another_answer_stops_at_the_next_call() {
 
 #[test]
 fn a_recorded_run_with_a_lower_budget_stops_at_the_budget_without_an_unrecorded_reply() {
-    let w = what_if_run(&recorded("allow", Lang::En), "budget-4", Lang::En).unwrap();
+    let w = what_if_run(recorded("allow", Lang::En).as_bytes(), "budget-4", Lang::En).unwrap();
     let changed = &w.comparison.sides[1];
     assert_eq!(changed.end.stop, Some(Stop::CallLimit));
     assert!(!changed.end.unseen);
@@ -203,5 +203,5 @@ fn changes_read_as_links_write_them() {
         assert!(Change::parse(bad).is_err(), "{bad}");
     }
     assert!(what_if("nope", "deny", Lang::En).is_err());
-    assert!(what_if_run("{}", "deny", Lang::En).is_err());
+    assert!(what_if_run(b"{}", "deny", Lang::En).is_err());
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The JS API of the module: checks each argument, reads an author's value once (value.js), and parses what the module returns.
 //
-// The wasm exports (src/api/mod.rs) take only strings (a run file as the UTF-8 bytes this file writes) and return JSON
+// The wasm exports (src/api/mod.rs) take only strings (a run file as UTF-8 bytes this file copies) and return JSON
 // text, so no JS value ever enters Rust: nothing a getter or a Proxy does can run, or throw, inside a Rust frame.
 // Everything a trace holds is decided in Rust; this file only turns text into objects, and makes whole the long values
 // the recorder stored by their parts.
@@ -138,24 +138,38 @@ export function traceValue(figureId, value, lang) {
 export const MAX_RUN_BYTES = 1 << 20;
 
 /**
- * Replays a run file's text in the loop figure. A file over the limit, or not a run file, gives a trace that did not
- * run whose result is the coded error (`run_too_large`, `run_malformed`, ...); it never throws for that.
- * @param {unknown} runText @param {unknown} lang @returns {Trace}
+ * Replays a run file in the loop figure: its text, or its bytes as an opened `File` gives them (an ArrayBuffer). A file
+ * over the limit, or not a run file, gives a trace that did not run whose result is the coded error (`run_too_large`,
+ * `run_malformed`, ...); it never throws for that.
+ * @param {unknown} run @param {unknown} lang @returns {Trace}
  */
-export function traceRun(runText, lang) {
-  return traceFrom(wasm().traceRunJson(runBytes(string('text', runText)), text('lang', lang)));
+export function traceRun(run, lang) {
+  return traceFrom(wasm().traceRunJson(runBytes(run), text('lang', lang)));
 }
 
+/** `ArrayBuffer.prototype.byteLength`'s getter: it reads the buffer's own length, and throws for anything else. */
+const byteLength = /** @type {(this: unknown) => number} */ (Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get);
+
 /**
- * A run file's text as UTF-8, as the module takes it: `encodeInto` writes a megabyte four times faster than the glue
- * copies a string (bench/tricks.md). Each UTF-16 unit is at least one byte of UTF-8, so past the limit only enough to be
- * refused is copied into wasm memory.
- * @param {string} runText @returns {Uint8Array}
+ * A run file as the UTF-8 bytes the module reads. An opened file's bytes are handed over as they are: reading a `File`
+ * as text and writing it back as UTF-8 was a tenth of a long run's trace (bench/tricks.md). Text is written with
+ * `encodeInto`, four times faster than the glue's copy of a string. Past the limit only enough to be refused is copied
+ * (each UTF-16 unit is at least one byte of UTF-8).
+ * @param {unknown} run @returns {Uint8Array}
  */
-function runBytes(runText) {
-  const head = runText.slice(0, MAX_RUN_BYTES + 1);
-  const bytes = new Uint8Array(head.length * 3);
-  return bytes.subarray(0, new TextEncoder().encodeInto(head, bytes).written);
+function runBytes(run) {
+  if (typeof run === 'string') {
+    const head = run.slice(0, MAX_RUN_BYTES + 1);
+    const bytes = new Uint8Array(head.length * 3);
+    return bytes.subarray(0, new TextEncoder().encodeInto(head, bytes).written);
+  }
+  // Only a real buffer gets past the getter (a Proxy or a look-alike throws there, and no trap or getter of the value
+  // runs); a detached one throws in the constructor.
+  try {
+    return new Uint8Array(/** @type {ArrayBuffer} */ (run), 0, Math.min(byteLength.call(run), MAX_RUN_BYTES + 1));
+  } catch {
+    throw new TypeError(`a run file must be a string or a readable ArrayBuffer, not ${kind(run)}`);
+  }
 }
 
 /**
@@ -195,13 +209,12 @@ export function whatIf(scenarioId, change, lang) {
 }
 
 /**
- * A run file's text with one thing the host controls changed: the recording replayed with the change, stopping at
- * the first model call the recorded model never saw. A file that is not a run file throws.
- * @param {unknown} runText @param {unknown} change @param {unknown} lang @returns {WhatIf}
+ * A run file (its text, or its bytes: see traceRun) with one thing the host controls changed: the recording replayed
+ * with the change, stopping at the first model call the recorded model never saw. A file that is not a run file throws.
+ * @param {unknown} run @param {unknown} change @param {unknown} lang @returns {WhatIf}
  */
-export function whatIfRun(runText, change, lang) {
-  const typed = string('text', runText);
-  return JSON.parse(wasm().whatIfRunJson(runBytes(typed), text('change', change), text('lang', lang)));
+export function whatIfRun(run, change, lang) {
+  return JSON.parse(wasm().whatIfRunJson(runBytes(run), text('change', change), text('lang', lang)));
 }
 
 /** @param {string} figure @param {import('./value.js').ValueError} refusal @param {string} lang */

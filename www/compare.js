@@ -21,7 +21,7 @@ import { el, hidden } from './render.js';
 /**
  * What a "what if" starts from: a built-in scenario (the stand-in runs again) or a run file's text (its recording is
  * replayed), with its settings and, when known, the user's answer; `row` is the call the figure is at (-1: not started).
- * @typedef {{base: {scenario: string} | {run: string}, settings: RunSettings | null, decision: Decision | null, row: number}} Current
+ * @typedef {{base: {scenario: string} | {run: string | ArrayBuffer}, settings: RunSettings | null, decision: Decision | null, row: number}} Current
  */
 
 /** The budgets offered: 1 to the scenarios' own 12 (src/host/what_if.rs MAX_BUDGET). */
@@ -52,7 +52,7 @@ function line(text) {
  */
 export function createWhatIf({ api, lang, t, current, onMove }) {
   const w = WORDS[lang];
-  /** @type {{whatIf: WhatIf, rows: HTMLElement[][], pos: number[], outputs: HTMLOutputElement[], base: string} | null} */
+  /** @type {{whatIf: WhatIf, rows: HTMLElement[][], pos: number[], outputs: HTMLOutputElement[], base: Current['base']} | null} */
   let shown = null;
 
   // The offer: each thing the host controls, with its other values.
@@ -110,8 +110,9 @@ export function createWhatIf({ api, lang, t, current, onMove }) {
   const pane = el('section', { 'data-pane': 'compare', class: 'compare', hidden: '', 'aria-labelledby': 'compare-heading' }, heading, body);
   heading.id = 'compare-heading';
 
-  /** The key of a base, to tell whether the figure still shows the run a comparison started from. */
-  const keyOf = (/** @type {Current['base']} */ base) => ('scenario' in base ? `scenario:${base.scenario}` : `run:${base.run.length}:${base.run.slice(0, 64)}`);
+  /** Whether two bases are the same run: the same scenario, or the same run file (its text, or the very bytes opened). */
+  const sameBase = (/** @type {Current['base']} */ a, /** @type {Current['base']} */ b) =>
+    'scenario' in a ? 'scenario' in b && a.scenario === b.scenario : 'run' in b && a.run === b.run;
 
   /**
    * Opens the comparison of the figure's run with change `id`, at `at` (a link's rows, "6" or "6,end"; null: where the
@@ -142,7 +143,7 @@ export function createWhatIf({ api, lang, t, current, onMove }) {
     }
     heading.textContent = w.heading(w.change(whatIf.change));
     const built = build(whatIf);
-    shown = { whatIf, ...built, pos, base: keyOf(now.base) };
+    shown = { whatIf, ...built, pos, base: now.base };
     pane.hidden = false;
     show();
     onMove();
@@ -319,7 +320,7 @@ export function createWhatIf({ api, lang, t, current, onMove }) {
     close,
     /** Whether the comparison shown started from the run the figure now shows; if not, it is closed. @param {Current['base']} base */
     follow(base) {
-      if (shown && shown.base !== keyOf(base)) close();
+      if (shown && !sameBase(shown.base, base)) close();
     },
     /** The comparison's place for the link: the change and the rows, or null when none is open. */
     place() {

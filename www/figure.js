@@ -20,6 +20,7 @@ export { KEYS } from './bar.js';
 /** @typedef {import('./state.js').Place} Place */
 /** @typedef {import('./state.js').Kept} Kept */
 /** @typedef {import('./state.js').RunOpened} RunOpened */
+/** @typedef {import('./state.js').OwnText} OwnText */
 
 /**
  * Builds a figure. `words` are its caption and "things to try" (text-zh.js, text-en.js), whose {scenario:…}
@@ -55,13 +56,15 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // The reader's own text (in the loop figure, a run file's); traceInput throws only for a bug or a trap inside the
   // module: shown like refused text, so the page stays usable. A run file too large to read (`run.unread`) is refused
   // by its size alone.
-  const traceOwn = (/** @type {string | {value: unknown}} */ given, /** @type {RunOpened | undefined} */ run = undefined) => {
+  const traceOwn = (/** @type {OwnText | {value: unknown}} */ given, /** @type {RunOpened | undefined} */ run = undefined) => {
+    // An author's data comes wrapped ({value}); text, or an opened file's bytes, as it is.
+    const data = typeof given === 'object' && !(given instanceof ArrayBuffer) ? given : null;
     try {
       if (isLoop) {
         if (run?.unread !== undefined) return api.refusedRun(run.unread, lang);
-        return typeof given === 'string' ? api.traceRun(given, lang) : api.traceRunValue(given.value, lang);
+        return data ? api.traceRunValue(data.value, lang) : api.traceRun(given, lang);
       }
-      return typeof given === 'string' ? api.traceInput(figure.id, given, lang) : api.traceValue(figure.id, given.value, lang);
+      return data ? api.traceValue(figure.id, data.value, lang) : api.traceInput(figure.id, given, lang);
     } catch (error) {
       const failure = { code: 'exception', message: t.input.exception(error instanceof Error ? error.message : String(error)) };
       // The default scenario's data stands in for what the module would have shown.
@@ -87,7 +90,7 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
   // opened), at the call the figure is at.
   let building = true;
   const baseOf = (/** @type {State} */ s) =>
-    s.showingOwn && s.own?.run && typeof s.own.text === 'string' ? { run: s.own.text } : { scenario: s.scenario };
+    s.showingOwn && s.own?.run ? { run: s.own.text } : { scenario: s.scenario };
   const whatIf = isLoop ? createWhatIf({
     api,
     lang,
@@ -163,10 +166,12 @@ export function createFigure({ api, figure, number, lang, t, words, link, kept, 
     const mine = ++opening;
     /** @type {RunOpened} */
     const run = file.size > api.MAX_RUN_BYTES ? { name: file.name, unread: file.size } : { name: file.name };
+    // Its bytes, as the module reads them: not read as text only to be written back as UTF-8.
+    /** @type {string | ArrayBuffer} */
     let text = '';
     if (run.unread === undefined) {
       try {
-        text = await file.text();
+        text = await file.arrayBuffer();
       } catch {
         // A file that cannot be read (gone, or not allowed): refused like text that is no run file.
         text = '';

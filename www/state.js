@@ -44,8 +44,8 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * @property {string} scenario the scenario chosen; a link keeps it even while the reader's run is shown
  * @property {Trace} scenarioTrace that scenario's trace
  * @property {string} text the editor's text
- * @property {{text: string, trace: Trace, run?: RunOpened} | null} own the reader's last run, offered until reset: in the
- *   loop figure, the run file opened (`run`), whose text is `text`
+ * @property {{text: OwnText, trace: Trace, run?: RunOpened} | null} own the reader's last run, offered until reset: in the
+ *   loop figure, the run file opened (`run`), whose text (or bytes) is `text`
  * @property {boolean} showingOwn whether the debugger shows the reader's run instead of the scenario
  * @property {number} pos the position in the shown trace (replay.js)
  * @property {ReadonlySet<string>} breakpoints keys made by breakpointKey
@@ -64,6 +64,11 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  */
 
 /**
+ * What the reader ran: the editor's text, or in the loop figure a run file's text or, opened from a file, its bytes.
+ * @typedef {string | ArrayBuffer} OwnText
+ */
+
+/**
  * @typedef {{type: 'choose', scenario: string, trace: Trace}
  *   | {type: 'choose-own'}
  *   | {type: 'command', command: Command}
@@ -74,7 +79,7 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  *   | {type: 'frame', index: number | null}
  *   | {type: 'edit', text: string}
  *   | {type: 'run-own', command: 'run' | 'debug', trace: Trace}
- *   | {type: 'open-run', run: RunOpened, text: string, trace: Trace}
+ *   | {type: 'open-run', run: RunOpened, text: OwnText, trace: Trace}
  *   | {type: 'reset-own'}
  *   | {type: 'open', open: boolean}
  *   | {type: 'predict', on: boolean}
@@ -96,7 +101,7 @@ export function settingOf(figure, scenarios, traceOf, source, events = []) {
  * text, or true when it ran the scenario's text unchanged, which then follows the language like the editor),
  * and whether it is shown, where, and the setup part's openness; in the loop figure, the run file opened (`run`).
  * `answers`: the Predict answers given in the trace shown, as [question, choice] pairs.
- * @typedef {{text: string | null, own: string | true | null, showingOwn: boolean, pos: number, open: boolean, answers?: [number, number][], run?: RunOpened}} Kept
+ * @typedef {{text: string | null, own: OwnText | true | null, showingOwn: boolean, pos: number, open: boolean, answers?: [number, number][], run?: RunOpened}} Kept
  */
 
 const spaced = (/** @type {object} */ item) => `{${Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
@@ -228,7 +233,7 @@ export function reduce(state, action) {
  * @param {Place} link
  * @param {Kept | undefined} kept
  * @param {(scenario: string) => Trace} traceOf
- * @param {(text: string, run?: RunOpened) => Trace} traceOwn
+ * @param {(text: OwnText, run?: RunOpened) => Trace} traceOwn
  * @returns {{state: State, problems: {name: string, value: string}[]}}
  */
 export function openState(setting, link, kept, traceOf, traceOwn) {

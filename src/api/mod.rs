@@ -111,25 +111,13 @@ pub fn trace_value_json(figure_id: &str, json: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| run::trace_value(figure_id, json, lang)))
 }
 
-/// Replays a run file's text in the loop figure: `Trace` as JSON. A file over a limit, or not a
-/// run file, gives a trace that did not run with the coded error. The text comes as UTF-8 (see
-/// [`run_text`]).
+/// Replays a run file in the loop figure: `Trace` as JSON. A file over a limit, or not a run file
+/// (not UTF-8 among them), gives a trace that did not run with the coded error. The file comes as
+/// its bytes: an opened file's as they are, a text as `www/api.js` wrote it with `encodeInto`,
+/// four times faster than the glue's copy of a string (bench/tricks.md).
 #[wasm_bindgen(js_name = traceRunJson)]
 pub fn trace_run_json(text: &[u8], lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| run::trace_run(&run_text(text), lang)))
-}
-
-/// A run file's text, handed over as UTF-8 bytes: wasm-bindgen's glue copies a string into the
-/// module a character at a time in JS, four times slower than `TextEncoder.encodeInto` for a run
-/// of a megabyte (bench/tricks.md). Bytes that are not UTF-8 read as `TextEncoder` would have
-/// written the text they came from.
-fn run_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    // Checked first, as it nearly always is valid: the lossy reading, a chunk at a time, took about
-    // five times as long in the module.
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.into(),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
+    reply(language(lang).and_then(|lang| run::trace_run(text, lang)))
 }
 
 /// The run file of a built-in loop scenario: `RunFile` as JSON.
@@ -145,12 +133,12 @@ pub fn what_if_json(scenario_id: &str, change: &str, lang: &str) -> Result<Strin
     reply(language(lang).and_then(|lang| what_if::what_if(scenario_id, change, lang)))
 }
 
-/// A run file's text (as UTF-8, see [`run_text`]) with one thing the host controls changed: its
+/// A run file's bytes (see [`trace_run_json`]) with one thing the host controls changed: its
 /// recording replayed with the change, up to the first model call the recorded model never saw.
 /// `WhatIf` as JSON.
 #[wasm_bindgen(js_name = whatIfRunJson)]
 pub fn what_if_run_json(text: &[u8], change: &str, lang: &str) -> Result<String, JsError> {
-    reply(language(lang).and_then(|lang| what_if::what_if_run(&run_text(text), change, lang)))
+    reply(language(lang).and_then(|lang| what_if::what_if_run(text, change, lang)))
 }
 
 /// The trace of a value `www/api.js` refused before it crossed (`Refusal` as JSON): it did not run,

@@ -304,14 +304,14 @@ fn write_run(path: &Path, run: &RunFile) -> std::io::Result<()> {
 /// `practice --replay FILE`: the recorded run through the same host code, with the same transcript.
 fn replay(path: &Path, options: &Options) -> ExitCode {
     let lang = options.lang;
-    let text = match read_run_file(path) {
-        Ok(text) => text,
+    let bytes = match read_run_file(path) {
+        Ok(bytes) => bytes,
         Err(error) => {
             complain!("practice: cannot read the run file {}: {error}", path.display());
             return ExitCode::from(2);
         }
     };
-    let run = match runs::parse(&text) {
+    let run = match runs::parse(&bytes) {
         Ok(run) => run,
         Err(error) => {
             complain!("practice: {} ({})", error.message(lang), error.code());

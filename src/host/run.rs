@@ -132,19 +132,19 @@ pub const INPUT_SCENARIO: &str = "input";
 /// The `scenario` of a loop trace replaying a run file the reader opened.
 pub const RUN_SCENARIO: &str = "run";
 
-/// Replays a run file's text in the loop figure. A file over a limit, or not a run file, gives a
+/// Replays a run file's bytes in the loop figure. A file over a limit, or not a run file, gives a
 /// trace that did not run with the coded error.
-pub fn trace_run(text: &str, lang: Lang) -> Result<Trace, ApiError> {
-    trace_run_with(text, lang, Settings::default())
+pub fn trace_run(bytes: &[u8], lang: Lang) -> Result<Trace, ApiError> {
+    trace_run_with(bytes, lang, Settings::default())
 }
 
 /// [`trace_run`] with other recording [`Settings`].
-pub fn trace_run_with(text: &str, lang: Lang, settings: Settings) -> Result<Trace, ApiError> {
+pub fn trace_run_with(bytes: &[u8], lang: Lang, settings: Settings) -> Result<Trace, ApiError> {
     if !LOOP_BUILT {
         return Err(not_built());
     }
     let figure = figure(FigureId::Loop.name())?;
-    match runs::parse(text) {
+    match runs::parse(bytes) {
         Ok(run) => Ok(run_file_trace(figure, RUN_SCENARIO, run, lang, settings)),
         Err(error) => {
             let info = ErrorInfo {

@@ -161,14 +161,14 @@ pub fn what_if(scenario_id: &str, change: &str, lang: Lang) -> Result<WhatIf, Ap
     Ok(finish(change, Continues::StandIn, &base, &changed))
 }
 
-/// A run file's text with a change: its recording replayed with the changed settings. A file
+/// A run file's bytes with a change: its recording replayed with the changed settings. A file
 /// that cannot be read is an error here: the page only offers a "what if" on a run it replayed.
-pub fn what_if_run(text: &str, change: &str, lang: Lang) -> Result<WhatIf, ApiError> {
+pub fn what_if_run(bytes: &[u8], change: &str, lang: Lang) -> Result<WhatIf, ApiError> {
     if !LOOP_BUILT {
         return Err(not_built());
     }
     let change = Change::parse(change)?;
-    let run = runs::parse(text).map_err(|error| ApiError(error.message(lang)))?;
+    let run = runs::parse(bytes).map_err(|error| ApiError(error.message(lang)))?;
     let figure = figure(FigureId::Loop.name())?;
     let base = run_file_trace(figure, RUN_SCENARIO, run.clone(), lang, Settings::default());
     let (changed_run, answer) = change.run(run);

@@ -199,6 +199,43 @@ function everyExport() {
   };
 }
 
+test('a run file is its text or an opened file\'s bytes: any other value, a Proxy over a buffer too, is a TypeError and runs no trap', () => {
+  const text = JSON.stringify(api.runFile('deny', 'en'));
+  const bytes = () => new TextEncoder().encode(text).buffer;
+  const refused = (name, value) =>
+    assert.throws(
+      () => api.traceRun(value, 'en'),
+      (error) => {
+        assert.ok(!(error instanceof Hostile), `${name}: a trap's own error escaped`);
+        assert.ok(error instanceof TypeError, `${name}: ${error?.constructor?.name}: ${error?.message}`);
+        assert.match(error.message, /^a run file must be a string or a readable ArrayBuffer, not (object|array|number|undefined|null)$/, name);
+        return true;
+      },
+    );
+  for (const [name, make] of CORPUS) refused(name, make());
+  for (const trap of ['get', 'getPrototypeOf', 'getOwnPropertyDescriptor', 'has', 'ownKeys']) refused(`a Proxy over a buffer whose ${trap} trap throws`, throwing(bytes(), trap));
+  refused('a buffer\'s bytes as a typed array', new Uint8Array(bytes()));
+  refused('a buffer\'s bytes as an array of numbers', [...new Uint8Array(bytes())]);
+  refused('a number', 1);
+  refused('undefined', undefined);
+  const detached = bytes();
+  structuredClone(detached, { transfer: [detached] });
+  refused('a detached buffer', detached);
+  // A buffer whose own properties lie is read by its own length: they are never consulted.
+  const lying = bytes();
+  Object.defineProperty(lying, 'byteLength', { get: boom });
+  Object.defineProperty(lying, 'constructor', { get: boom });
+  const expected = JSON.stringify(api.traceRun(text, 'en'));
+  for (const [name, run] of [['bytes', bytes()], ['a buffer with lying properties', lying]]) {
+    assert.equal(JSON.stringify(api.traceRun(run, 'en')), expected, `${name}: the same trace as the text's`);
+    assert.deepEqual(api.whatIfRun(run, 'allow', 'en'), api.whatIfRun(text, 'allow', 'en'), name);
+  }
+  assert.ok(JSON.parse(expected).ran, 'the run replays');
+  // Over the limit by its bytes: refused with the limit's code, as a text over it is.
+  const huge = new ArrayBuffer(api.MAX_RUN_BYTES + 1);
+  assert.equal(api.traceRun(huge, 'en').result.error.code, 'run_too_large');
+});
+
 test('after 10,000 mixed hostile calls every export still works, and wasm memory stays near its baseline', () => {
   // Warm up: the allocator takes what the ordinary calls need, and that is the baseline.
   const expected = everyExport();
@@ -231,7 +268,8 @@ test('after 10,000 mixed hostile calls every export still works, and wasm memory
 
 test('no JS value ever reaches Rust: every export takes only strings, and a run file as bytes', async () => {
   // The source: no exported function of src/api has a parameter that is not &str (JsValue, a js_sys type, a tsify type),
-  // except a run file's text, which api.js hands over as the UTF-8 bytes it wrote itself (`runBytes`).
+  // except a run file, which api.js hands over as UTF-8 bytes it made itself (`runBytes`: a view of an opened file's
+  // buffer, or a text written with encodeInto).
   const runText = new Set(['trace_run_json', 'what_if_run_json']);
   const dir = new URL('src/api/', root);
   let exported = 0;

@@ -20,7 +20,7 @@ const SIZES = [
 ];
 const CJK = /[\u4e00-\u9fff]/;
 
-/** Opens `text` as the file `name` through the figure's file input. */
+/** Opens `text` (or bytes, a Buffer) as the file `name` through the figure's file input. */
 async function open(page, name, text) {
   const input = figure(page, 'loop').locator('input[type="file"][data-control="open-run"]');
   await input.setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -45,12 +45,13 @@ function runPart(page) {
   });
 }
 
-/** The module's own trace of `text` in the page, as the figure must show it. */
+/** The module's own trace of `text` (or bytes, a Buffer, as an opened file's) in the page, as the figure must show it. */
 const traceIn = (page, text, lang) =>
   page.evaluate(async ([text, lang]) => {
-    const trace = (await import('./api.js')).traceRun(text, lang);
+    const run = typeof text === 'string' ? text : new Uint8Array(text).buffer;
+    const trace = (await import('./api.js')).traceRun(run, lang);
     return { steps: trace.steps.length, result: trace.result, replay: trace.replay };
-  }, [text, lang]);
+  }, [typeof text === 'string' ? text : [...text], lang]);
 
 test('the committed fixture still replays as it was recorded, in both languages', async () => {
   const api = await loadModule();
@@ -147,7 +148,11 @@ for (const lang of ['en', 'zh']) {
         await drawn(loop.locator('.run-file'));
         const unpaired = structuredClone(RUN);
         unpaired.calls[1].sent = [];
+        // A byte that is not UTF-8 inside the question.
+        const latin1 = Buffer.from(JSON.stringify(RUN));
+        latin1[latin1.indexOf('"question":"') + 12] = 0xe9;
         const cases = [
+          ['latin1.json', latin1, 'run_malformed'],
           ['big.json', `{"version": 1, "pad": "${'x'.repeat(1 << 20)}"}`, 'run_too_large'],
           ['broken.json', '{"version": 1, "calls": [', 'run_malformed'],
           ['later.json', JSON.stringify({ ...RUN, version: 2 }), 'run_unknown_version'],
@@ -160,6 +165,7 @@ for (const lang of ['en', 'zh']) {
           const shown = await runPart(page);
           const expected = (await traceIn(page, text, lang)).result.error;
           assert.equal(expected.code, code);
+          if (name === 'latin1.json') assert.match(expected.message, /not UTF-8 text \(at byte \d+\)/);
           assert.ok(shown.refused.includes(expected.message), `${name}: ${shown.refused}`);
           assert.ok(shown.refused.includes(code));
           assert.equal(CJK.test(expected.message), lang === 'zh', `${name}: worded in ${lang}: ${expected.message}`);

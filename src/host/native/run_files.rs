@@ -12,9 +12,10 @@ pub fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
 
-/// The text of the run file at `path`: a regular file of at most [`MAX_BYTES`], UTF-8. A FIFO or
-/// a device is refused before anything is read from it, so naming one never hangs the command.
-pub fn read_run_file(path: &Path) -> std::io::Result<String> {
+/// The bytes of the run file at `path`: a regular file, read up to one byte past [`MAX_BYTES`]
+/// (`runs::parse` checks the size and the UTF-8). A FIFO or a device is refused before anything
+/// is read from it, so naming one never hangs the command.
+pub fn read_run_file(path: &Path) -> std::io::Result<Vec<u8>> {
     let not = |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
     let mut options = OpenOptions::new();
     options.read(true);
@@ -33,5 +34,5 @@ pub fn read_run_file(path: &Path) -> std::io::Result<String> {
     // A file that grows after the check is still read only up to one byte past the limit, so
     // `runs::parse` refuses it as too large.
     file.take(MAX_BYTES as u64 + 1).read_to_end(&mut bytes)?;
-    String::from_utf8(bytes).map_err(|_| not("not UTF-8 text"))
+    Ok(bytes)
 }

@@ -219,11 +219,16 @@ impl RunError {
     }
 }
 
-/// Reads a run file's text, checking every limit before anything runs.
-pub fn parse(text: &str) -> Result<RunFile, RunError> {
-    if text.len() > MAX_BYTES {
+/// Reads a run file's bytes, checking every limit before anything runs.
+pub fn parse(bytes: &[u8]) -> Result<RunFile, RunError> {
+    if bytes.len() > MAX_BYTES {
         return Err(RunError::TooLarge);
     }
+    // JSON is UTF-8. Other bytes are refused, not read with replacement characters that would then
+    // be replayed as if they had been recorded.
+    let text = std::str::from_utf8(bytes).map_err(|error| RunError::Malformed {
+        why: format!("not UTF-8 text (at byte {})", error.valid_up_to()),
+    })?;
     // The version is looked for alone when the file is not one of this version, so a file from a later
     // release says so instead of failing on a new field.
     #[derive(Deserialize)]
