@@ -163,7 +163,7 @@ fn each_scenario_natively_matches_the_page_except_for_the_real_output() {
             }
             let (native, _dir) = json(&args);
             let page = run_in_memory(&scenario.setup, lang).outcome.unwrap();
-            let page = serde_json::to_value(&page).unwrap();
+            let page = serde_json::to_value(page.json()).unwrap();
             assert_eq!(
                 without_run_output(&native),
                 without_run_output(&page),

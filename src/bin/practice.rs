@@ -28,7 +28,7 @@ use todo_trace::host::runs::tape::{TapedApproval, TapedModel, TapedRunner, Taped
 use todo_trace::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source, Tape};
 use todo_trace::host::stand_in::{Script, StandIn};
 use todo_trace::lesson::agent::run_loop;
-use todo_trace::lesson::agent_types::{Approval, Decision, Model, Outcome, Tools};
+use todo_trace::lesson::agent_types::{Approval, Decision, Model, OutcomeJson, Tools};
 use todo_trace::lesson::types::Lang;
 
 const USAGE_EN: &str = "usage: practice [--decision allow|deny] [--maintenance] [--max-calls N]
@@ -268,7 +268,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, Stri
 #[derive(Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
-    outcome: &'a Outcome,
+    outcome: OutcomeJson<'a>,
     /// `ran.marker` exists after the run, and this run made it (an older one was removed first).
     ran: bool,
     workspace: String,
@@ -335,7 +335,7 @@ fn replay(path: &Path, options: &Options) -> ExitCode {
     let diverged = replay.finish(&result);
     match (&result, options.json) {
         (Ok(outcome), true) => {
-            let report = ReplayReport { outcome, diverged: diverged.as_ref() };
+            let report = ReplayReport { outcome: outcome.json(), diverged: diverged.as_ref() };
             match serde_json::to_string(&report) {
                 Ok(json) => say!("{}", json_shown(&json)),
                 Err(error) => complain!("practice: {error}"),
@@ -360,7 +360,7 @@ fn replay(path: &Path, options: &Options) -> ExitCode {
 #[derive(Serialize)]
 struct ReplayReport<'a> {
     #[serde(flatten)]
-    outcome: &'a Outcome,
+    outcome: OutcomeJson<'a>,
     /// Where the replay left its recording; absent when it followed it to the end.
     #[serde(skip_serializing_if = "Option::is_none")]
     diverged: Option<&'a Divergence>,
@@ -511,7 +511,7 @@ fn main() -> ExitCode {
     let ran = marker_made(&dir);
     if options.json {
         let report = Report {
-            outcome: &outcome,
+            outcome: outcome.json(),
             ran,
             workspace: dir.display().to_string(),
             stale_marker_removed,

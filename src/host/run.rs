@@ -15,7 +15,7 @@ use crate::host::predict::{questions, Question};
 use crate::host::runs::{self, Divergence, Replay, RunFile, RunSettings, Source};
 use crate::lesson::agent_types::{Decision, HostEvent, LoopError, Stop};
 use crate::lesson::{validate_todos, Lang, Message, State, Todo, TodoError};
-use crate::recorder::{self, ErrorInfo, Event, HostList, Recording, Settings};
+use crate::recorder::{self, ErrorInfo, Event, HostList, Recording, Settings, Snapshot};
 use serde_json::Value;
 
 /// A recorded run of one figure, as the page replays it.
@@ -86,7 +86,7 @@ pub struct CallResult {
 }
 
 impl CallResult {
-    pub fn of<T: Serialize, E: Into<LoopError>>(result: Result<T, E>, lang: Lang) -> CallResult {
+    pub fn of<T: Snapshot, E: Into<LoopError>>(result: Result<T, E>, lang: Lang) -> CallResult {
         match result {
             Ok(value) => CallResult {
                 ok: true,

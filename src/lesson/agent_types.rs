@@ -12,7 +12,7 @@ use tsify::Tsify;
 
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo, TodoError};
 use crate::lesson::{MAX_ITEMS, STATUSES};
-use crate::recorder::{self, RequestParts, Snapshot};
+use crate::recorder::{self, Field, Snapshot};
 use serde_json::{json, Value};
 
 /// The text block the reminder variant appends (the course's s03 chapter).
@@ -119,7 +119,7 @@ struct RequestJson<'a> {
 }
 
 /// Not `Serialize` (which would make it a `Snapshot` like any value): the recorder stores a request
-/// from its parts, which it mostly has already.
+/// from its fields, which it mostly has already.
 impl Snapshot for Request {
     fn write_json(&self, out: &mut Vec<u8>) {
         RequestJson { tools: &self.tools, messages: &self.messages }.write_json(out);
@@ -129,12 +129,9 @@ impl Snapshot for Request {
         std::any::type_name::<Self>()
     }
 
-    fn request_parts(&self, visit: &mut dyn FnMut(RequestParts<'_>)) -> bool {
+    fn fields(&self, visit: &mut dyn FnMut(&[Field<'_>])) -> bool {
         // The keys as `RequestJson` writes them.
-        visit(RequestParts {
-            tools: ("tools", &self.tools),
-            messages: ("messages", &self.messages),
-        });
+        visit(&[Field::Value("tools", &self.tools), Field::List("messages", &self.messages)]);
         true
     }
 }
@@ -296,7 +293,8 @@ pub enum Stop {
 }
 
 /// What a run of the loop leaves behind (the loop figure's result value).
-#[derive(Serialize, Tsify, Clone, Debug, PartialEq)]
+// Its JSON is `OutcomeJson`'s (see the `Snapshot` impl below).
+#[derive(Tsify, Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub stop: Stop,
     /// Model calls made.
@@ -307,6 +305,50 @@ pub struct Outcome {
     pub warnings: Vec<Warning>,
     /// The final assistant text; empty on `call_limit`.
     pub answer: String,
+}
+
+/// An outcome as JSON (`Outcome::json`; `practice --json` prints it): its fields in the order
+/// `Outcome::fields` hands them to the recorder.
+#[derive(Serialize)]
+pub struct OutcomeJson<'a> {
+    stop: Stop,
+    calls: usize,
+    plan: &'a [Todo],
+    history: &'a [Message],
+    warnings: &'a [Warning],
+    answer: &'a str,
+}
+
+impl Outcome {
+    pub fn json(&self) -> OutcomeJson<'_> {
+        let Outcome { stop, calls, plan, history, warnings, answer } = self;
+        OutcomeJson { stop: *stop, calls: *calls, plan, history, warnings, answer }
+    }
+}
+
+/// Not `Serialize` (which would make it a `Snapshot` like any value): the recorder stores an outcome
+/// from its fields, and its history and plan are the host's, stored already.
+impl Snapshot for Outcome {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        self.json().write_json(out);
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
+
+    fn fields(&self, visit: &mut dyn FnMut(&[Field<'_>])) -> bool {
+        // The keys as `OutcomeJson` writes them.
+        visit(&[
+            Field::Value("stop", &self.stop),
+            Field::Value("calls", &self.calls),
+            Field::List("plan", &self.plan),
+            Field::List("history", &self.history),
+            Field::Value("warnings", &self.warnings),
+            Field::Value("answer", &self.answer),
+        ]);
+        true
+    }
 }
 
 /// The line a run ends with: why it stopped, after how many calls, and what the plan says.

@@ -1,6 +1,6 @@
 //! A traced call as the recorder follows it: its frame, the slots of its locals, and where host fields were taken.
 
-use super::probe::{HostList, Probe, Snapshot, Span};
+use super::probe::{same_span, HostList, Probe, Snapshot, Span};
 use super::tables::{is_in, same_static};
 
 /// A local as the call's previous step left it.
@@ -95,7 +95,5 @@ pub(super) fn settled(
         return false;
     };
     let Some(by) = callers.iter().find(|frame| frame.id == origin.frame) else { return false };
-    let (at, len, ty) = list.span();
-    let same = origin.span.0 == at && origin.span.1 == len && same_static(origin.span.2, ty);
-    same && by.alone() && !is_in(by.mentions(), origin.root)
+    same_span(origin.span, list.span()) && by.alone() && !is_in(by.mentions(), origin.root)
 }

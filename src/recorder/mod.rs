@@ -16,7 +16,6 @@
 //! below, each taken only when the probe's static facts prove it safe, and never with
 //! `Settings::every_value`, which the tests hold them to.
 
-use serde::Serialize;
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -33,8 +32,7 @@ mod trace;
 mod write;
 
 pub use probe::{
-    a_vec, frozen, not_copy, Hints, HostList, IsCopy, Made, NotCopy, Of, Probe, RequestParts,
-    Snapshot,
+    a_vec, frozen, not_copy, Field, Hints, HostList, IsCopy, Made, NotCopy, Of, Probe, Snapshot,
 };
 pub use trace::{
     kept_fields, kept_requests, Binding, ErrorInfo, Event, FrameAt, Grown, HostField, HostView,
@@ -42,7 +40,7 @@ pub use trace::{
 };
 
 use frame::{address, settled, Frame, Origin, Returned, Slot};
-use probe::same_list;
+use probe::{same_list, same_span, Span};
 use tables::{is_in, same_indices, same_static, Tables};
 use trace::{mark_host, type_label};
 
@@ -445,28 +443,22 @@ pub fn step(
 }
 
 /// The epilogue of a traced function returning a `Result`.
-pub fn leave_result<T: Serialize, E: 'static>(frame: FrameGuard, result: &Result<T, E>) {
-    leave_with(frame, std::any::type_name::<T>(), |tables, describe, returned| match result {
-        Ok(value) => Ending::Value(returned.unwrap_or_else(|| tables.value(value, None))),
-        Err(error) => Ending::Failed(describe(error)),
-    });
+pub fn leave_result<T: Snapshot, E: 'static>(frame: FrameGuard, result: &Result<T, E>) {
+    let result = match result {
+        Ok(value) => Ok(value as &dyn Snapshot),
+        Err(error) => Err(error as &dyn Any),
+    };
+    leave_with(frame, std::any::type_name::<T>(), result);
 }
 
 /// The epilogue of a traced function returning a plain value.
-pub fn leave_value<T: Serialize>(frame: FrameGuard, value: &T) {
-    leave_with(frame, std::any::type_name::<T>(), |tables, _, returned| {
-        Ending::Value(returned.unwrap_or_else(|| tables.value(value, None)))
-    });
+pub fn leave_value<T: Snapshot>(frame: FrameGuard, value: &T) {
+    leave_with(frame, std::any::type_name::<T>(), Ok(value));
 }
 
-/// `ending` is given the value of the binding the last statement returned as it is, if it did
-/// (`Probe::returns`): the call's value, already stored. `ty` is that value's type, for the caller
-/// (`Frame::returned`).
-fn leave_with(
-    frame: FrameGuard,
-    ty: &'static str,
-    ending: impl FnOnce(&mut Tables, &Describe, Option<u32>) -> Ending,
-) {
+/// The call's value, or the error it returned (for the host to word); `ty` is the value's type, for
+/// the caller (`Frame::returned`). Not generic, so that each traced function's epilogue is a call.
+fn leave_with(frame: FrameGuard, ty: &'static str, result: Result<&dyn Snapshot, &dyn Any>) {
     if frame.recorded {
         with(|r| {
             if r.truncated {
@@ -477,12 +469,32 @@ fn leave_with(
             let (scope, values) =
                 (top.scope, r.tables.done.steps[top.latest as usize].values.clone());
             let changes = ".".repeat(values.len());
+            let quick = !r.settings.every_value;
+            // The binding the last statement returned as it is, if it did (`Hints::returns`): the
+            // call's value, already stored.
             let returns = top.probe.and_then(|latest| latest.hints.returns);
-            let returned = returns.filter(|_| !r.settings.every_value).and_then(|name| {
+            let returned = returns.filter(|_| quick).and_then(|name| {
                 top.locals.iter().find(|slot| same_static(slot.name, name))?.value
             });
+            // The entries of a host field this call took from the list at `span`: a value holding
+            // that list (the loop's outcome holds the history) has them, as the return step shows.
+            let (origins, host) = (&r.origins, &r.host);
+            let taken = |span: Span| {
+                let same =
+                    |origin: &&Origin| origin.frame == top.id && same_span(origin.span, span);
+                let origin = origins.iter().find(same).filter(|_| quick)?;
+                let (_, entries) = host.iter().find(|(key, _)| same_static(key, origin.key))?;
+                Some(&entries[..])
+            };
             r.tables.likely(&top.locals);
-            let ending = ending(&mut r.tables, &r.describe, returned);
+            let ending = match result {
+                Ok(value) => Ending::Value(
+                    returned
+                        .or_else(|| r.tables.object(value, &taken))
+                        .unwrap_or_else(|| r.tables.value(value, None)),
+                ),
+                Err(error) => Ending::Failed((r.describe)(error)),
+            };
             let value = match ending {
                 Ending::Value(value) => Some(value),
                 Ending::Failed(_) => None,

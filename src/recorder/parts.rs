@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use super::probe::{HostList, RequestParts, Snapshot};
+use super::probe::{Field, HostList, Snapshot, Span};
 use super::read::plain;
 use super::tables::{same_bytes, text_hash, Tables};
 use super::trace::{in_common, type_label, Grown, Json};
@@ -125,21 +125,8 @@ impl Tables {
     /// by its entries' indices if [`split`] would split its text, else their texts joined, as serde_json
     /// writes a sequence.
     pub(super) fn list_value(&mut self, entries: &[u32], previous: Option<u32>) -> u32 {
+        let by_parts = self.list_splits(entries);
         let values = &self.done.values;
-        let first_object =
-            entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
-        // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
-        // is the entries', a comma after each but the last, and the two brackets.
-        let long = || {
-            entries.iter().any(|&entry| self.by_parts(entry))
-                || entries
-                    .iter()
-                    .map(|&entry| values[entry as usize].bytes().len() + 1)
-                    .sum::<usize>()
-                    + 1
-                    >= PARTS_FROM
-        };
-        let by_parts = first_object && long();
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
         // A list grown at its end (the history, at each push) is the text it had and the new indices.
@@ -167,9 +154,29 @@ impl Tables {
         index
     }
 
-    /// The index of a model request, from its parts (see [`Snapshot::request_parts`]); `None` if
-    /// `value` is not one. Each message is most likely the stored `history`'s at its place, and the
-    /// tools those of the request before.
+    /// Whether a list of these entries (stored values) is stored by its parts, as [`split`] would
+    /// split its text.
+    fn list_splits(&self, entries: &[u32]) -> bool {
+        let values = &self.done.values;
+        let first_object =
+            entries.first().is_some_and(|&first| values[first as usize].bytes()[0] == b'{');
+        // An entry written by its parts is itself at least `PARTS_FROM` bytes long; else the list's text
+        // is the entries', a comma after each but the last, and the two brackets.
+        let long = || {
+            entries.iter().any(|&entry| self.by_parts(entry))
+                || entries
+                    .iter()
+                    .map(|&entry| values[entry as usize].bytes().len() + 1)
+                    .sum::<usize>()
+                    + 1
+                    >= PARTS_FROM
+        };
+        first_object && long()
+    }
+
+    /// The index of a model request, from its fields (see [`Snapshot::fields`]: its tools, then its
+    /// messages); `None` if `value` is not one. Each message is most likely the stored `history`'s
+    /// at its place, and the tools those of the request before.
     pub(super) fn request(
         &mut self,
         value: &dyn Snapshot,
@@ -177,12 +184,16 @@ impl Tables {
         previous: Option<u32>,
     ) -> Option<u32> {
         let mut index = None;
-        value.request_parts(&mut |RequestParts { tools, messages }| {
-            let (tools_index, entries) = self.request_entries(tools.1, messages.1, history);
+        value.fields(&mut |fields| {
+            let [Field::Value(tools_key, tools), Field::List(messages_key, messages)] = *fields
+            else {
+                return;
+            };
+            let (tools_index, entries) = self.request_entries(tools, messages, history);
             let messages_index = self.list_value(&entries, None);
             index = Some(self.request_value(
-                (tools.0, tools_index),
-                (messages.0, messages_index),
+                (tools_key, tools_index),
+                (messages_key, messages_index),
                 previous,
             ));
         });
@@ -205,13 +216,14 @@ impl Tables {
         // Stored by their parts, each is one already, as writing the request would find it.
         self.parts_of(messages)?;
         let mut index = None;
-        value.request_parts(&mut |RequestParts { tools, messages: (key, list) }| {
+        value.fields(&mut |fields| {
+            let [Field::Value(tools_key, tools), Field::List(key, list)] = *fields else { return };
             if key != field || list.type_label() != type_label(ty) {
                 return;
             }
             let tools_like = self.done.requests.last().map(|last| last.tools);
-            let tools_index = self.value(tools.1, tools_like);
-            index = Some(self.request_value((tools.0, tools_index), (key, messages), previous));
+            let tools_index = self.value(tools, tools_like);
+            index = Some(self.request_value((tools_key, tools_index), (key, messages), previous));
         });
         index
     }
@@ -242,6 +254,47 @@ impl Tables {
         let tools_like = self.done.requests.last().map(|last| last.tools);
         let tools = self.value(tools, tools_like);
         (tools, self.entries(messages, history, 0))
+    }
+
+    /// The index of a value stored from its fields ([`Snapshot::fields`]) whose lists are lists a
+    /// host field's entries were taken from, as `taken` finds them by their span: the loop's outcome,
+    /// which holds the history and the plan. Those lists are not written again; the other fields
+    /// are. `None` (and the value is written whole) if a list is not such a list, or none is long
+    /// enough to be stored by its parts: only then would writing the value whole have stored it by
+    /// these same parts, in this order.
+    pub(super) fn object<'h>(
+        &mut self,
+        value: &dyn Snapshot,
+        taken: &dyn Fn(Span) -> Option<&'h [u32]>,
+    ) -> Option<u32> {
+        let mut index = None;
+        value.fields(&mut |fields| {
+            let mut lists = Vec::new();
+            for field in fields {
+                if let Field::List(_, list) = *field {
+                    let Some(entries) = taken(list.span()) else { return };
+                    lists.push(entries);
+                }
+            }
+            if !lists.iter().any(|entries| self.list_splits(entries)) {
+                return;
+            }
+            let mut lists = lists.into_iter();
+            let mut parts = Vec::with_capacity(fields.len());
+            for field in fields {
+                let (name, part) = match *field {
+                    Field::Value(name, value) => (name, self.value(value, None)),
+                    Field::List(name, _) => {
+                        (name, self.list_value(lists.next().unwrap_or_default(), None))
+                    }
+                };
+                parts.push((key(name), part));
+            }
+            let parts: Vec<(&[u8], u32)> =
+                parts.iter().map(|(key, part)| (&key[..], *part)).collect();
+            index = Some(self.object_value(&parts, None));
+        });
+        index
     }
 
     /// The index of an object whose fields are stored already (each `"name":` and its index), without

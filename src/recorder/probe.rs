@@ -5,29 +5,31 @@
 
 use serde::Serialize;
 
+use super::tables::same_static;
 use super::trace::type_label;
+
+/// One field of a value stored from its fields ([`Snapshot::fields`]): its key as the value's JSON
+/// names it, and its value, or a list whose entries the recorder may hold already (a host field's).
+pub enum Field<'a> {
+    Value(&'static str, &'a dyn Snapshot),
+    List(&'static str, &'a dyn HostList),
+}
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
 /// makes the locals, rather than each probe building them: one call per probe instead of one per
 /// binding keeps the instrumented functions small, and nothing is copied while no one records.
-/// A model request as [`Snapshot::request_parts`] hands it over: its two fields in the order its JSON
-/// has them, each key with its value: the tools (the same at every call) and the prepared messages.
-pub struct RequestParts<'a> {
-    pub tools: (&'static str, &'a dyn Snapshot),
-    pub messages: (&'static str, &'a dyn HostList),
-}
-
 pub trait Snapshot {
     /// The value's JSON text, appended to `out`.
     fn write_json(&self, out: &mut Vec<u8>);
     /// The type's full name (`std::any::type_name`); `type_label` makes it the type as a reader wrote it.
     fn type_name(&self) -> &'static str;
-    /// A model request (`agent_types::Request`) hands `visit` its tools and its messages, and says
-    /// so: the recorder stores it from them (`Tables::request`). The tools are the same at each
-    /// call and the messages mostly the stored history's; writing the whole request only to find
-    /// these parts in its text again made its step the costliest of a loop trace.
-    /// The two parts are handed with their keys, as the value's JSON names them (`"tools"`, `"messages"`).
-    fn request_parts(&self, _visit: &mut dyn FnMut(RequestParts<'_>)) -> bool {
+    /// A value whose JSON is an object of these fields, in this order, hands them to `visit` and
+    /// says so: the recorder stores it from them. Writing it whole only to find them in its text
+    /// again was the costliest part of a loop trace: a model request's messages are mostly the
+    /// stored history's (`Tables::request`), and the loop's outcome holds the whole history and the
+    /// plan, which are host fields (`Tables::object`). Such a type is not `Serialize`, which would
+    /// make it a `Snapshot` like any value.
+    fn fields(&self, _visit: &mut dyn FnMut(&[Field<'_>])) -> bool {
         false
     }
 }
@@ -64,6 +66,10 @@ pub(super) type Span = (usize, usize, &'static str);
 
 pub(super) fn span_of<T>(entries: &[T]) -> Span {
     (entries.as_ptr() as usize, entries.len(), std::any::type_name::<T>())
+}
+
+pub(super) fn same_span(a: Span, b: Span) -> bool {
+    a.0 == b.0 && a.1 == b.1 && same_static(a.2, b.2)
 }
 
 // A host list is a `Vec`, a slice, or a shared reference to a slice (`#[traced(host(messages =

@@ -1,7 +1,9 @@
-//! The shortcut for a binding made of a traced call's value (`Hints::made`), held to a full write.
+//! The shortcuts for values made of values stored already, held to a full write: a binding made of a
+//! traced call's value (`Hints::made`), a list pushed onto, and a value stored from its fields.
 
 use super::tables::BYTES_WRITTEN;
 use super::tests::{long_request, no_errors, writes, Echo, Noted};
+use super::{Field, Snapshot};
 use crate::lesson::agent_types::{tool_definitions, Model, Request, ToolDefinition};
 use crate::lesson::types::Message;
 use crate::lesson::Lang;
@@ -196,4 +198,69 @@ fn push_onto_text(first: u32) -> usize {
 #[test]
 fn a_text_pushed_onto_is_written() {
     writes("push_onto_text", || push_onto_text(1));
+}
+
+/// What `gather` returns: how many records, and the list of them, moved in (as the loop's outcome
+/// holds the history). Stored from its fields, as `Outcome` is.
+struct Gathered {
+    count: usize,
+    list: Vec<Noted>,
+}
+
+#[derive(serde::Serialize)]
+struct GatheredJson<'a> {
+    count: usize,
+    list: &'a [Noted],
+}
+
+impl Snapshot for Gathered {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        GatheredJson { count: self.count, list: &self.list }.write_json(out);
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
+
+    fn fields(&self, visit: &mut dyn FnMut(&[Field<'_>])) -> bool {
+        visit(&[Field::Value("count", &self.count), Field::List("list", &self.list)]);
+        true
+    }
+}
+
+#[traced(host(entries = list))]
+fn gather(count: u32) -> Gathered {
+    let mut list = Vec::new();
+    for n in 0..count {
+        list.push(Noted(n));
+    }
+    let count = list.len();
+    Gathered { count, list }
+}
+
+#[traced(host(entries = list))]
+fn gather_copy(count: u32) -> Gathered {
+    let mut list = Vec::new();
+    for n in 0..count {
+        list.push(Noted(n));
+    }
+    let count = list.len();
+    Gathered { count, list: list.clone() }
+}
+
+/// A returned value whose list field is the very list a host field's entries were taken from has
+/// those entries, as the return step shows the host: its records are not written again. A copy of
+/// the list is another list, and is written; so is a list too short to be stored by its parts.
+#[test]
+fn a_value_holding_the_host_s_list_is_stored_from_its_fields() {
+    let (moved, every) = writes("gather", || gather(8));
+    let (copied, _) = writes("gather_copy", || gather_copy(8));
+    assert_eq!(
+        copied - moved,
+        8,
+        "{moved} written, {copied} with a copy, {every} with every value"
+    );
+    for count in [0, 1, 2] {
+        writes("gather", || gather(count));
+    }
 }

@@ -28,7 +28,7 @@ impl Json {
     }
 
     /// The JSON text of `value`.
-    pub fn of<T: Serialize + ?Sized>(value: &T) -> Json {
+    pub fn of<T: Snapshot + ?Sized>(value: &T) -> Json {
         let mut text = Vec::new();
         value.write_json(&mut text);
         Json(text.into())
