@@ -288,7 +288,7 @@ fn every_model_call_has_its_request_and_only_the_first_message_differs() {
             assert_eq!(request.differs, [0], "{}", scenario.id);
             let messages: Vec<Value> = request.messages.iter().map(|&i| value(i)).collect();
             assert_eq!(Value::Array(messages), serde_json::to_value(&sent.messages).unwrap());
-            assert_eq!(value(request.tools), serde_json::to_value(&sent.tools).unwrap());
+            assert_eq!(value(request.tools), serde_json::to_value(sent.tools).unwrap());
             // The history is the stored one at the request's step, which never holds the plan.
             let step = &t.recording.steps[request.step as usize];
             assert_eq!(

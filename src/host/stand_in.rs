@@ -269,7 +269,7 @@ impl Model for StandIn {
 impl StandIn {
     /// The script's next reply: a stand-in always has one.
     fn play(&mut self, request: &Request) -> Vec<Block> {
-        recorder::request(&request.messages, &request.tools, request);
+        recorder::request(request);
         if self.keep {
             self.requests.push(request.clone());
         }

@@ -7,7 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::rc::Rc;
 use tsify::Tsify;
 
 use crate::lesson::types::{Block, Content, Lang, Message, Role, Todo, TodoError};
@@ -37,18 +36,27 @@ pub struct ToolDefinition {
     pub name: &'static str,
     pub description: &'static str,
     #[tsify(type = "unknown")]
-    /// Shared: the schemas are the same in every request of every run, so they are built once per
-    /// thread, and a request (cloned and dropped once per model call) only counts references to them.
-    pub input_schema: Rc<Value>,
+    pub input_schema: Value,
 }
 
-/// The three tools of LOOP.md, described in the run's language.
-pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
+/// The three tools of LOOP.md, described in the run's language. They are the same for every request
+/// of every run, as the course's module-level `TOOLS` are: made once per thread and language and
+/// never changed or freed, so a request holds them by reference, and the recorder writes them once a
+/// recording (`recorder::Field::Static`) where it wrote them at every model call.
+pub fn tool_definitions(lang: Lang) -> &'static [ToolDefinition; 3] {
     thread_local! {
-        static SCHEMAS: [Rc<Value>; 3] = schemas();
+        static DEFINITIONS: [&'static [ToolDefinition; 3]; 2] =
+            [Lang::Zh, Lang::En].map(|lang| &*Box::leak(Box::new(definitions(lang))));
     }
-    let [todo_write, read_file, run_main] = SCHEMAS.with(|schemas| schemas.clone());
-    vec![
+    DEFINITIONS.with(|definitions| match lang {
+        Lang::Zh => definitions[0],
+        Lang::En => definitions[1],
+    })
+}
+
+fn definitions(lang: Lang) -> [ToolDefinition; 3] {
+    let [todo_write, read_file, run_main] = schemas();
+    [
         ToolDefinition {
             name: "todo_write",
             description: lang.pick(
@@ -77,7 +85,7 @@ pub fn tool_definitions(lang: Lang) -> Vec<ToolDefinition> {
 }
 
 /// The input schemas of `todo_write`, `read_file` and `run_main`.
-fn schemas() -> [Rc<Value>; 3] {
+fn schemas() -> [Value; 3] {
     let string = json!({"type": "string"});
     let item = json!({
         "type": "object",
@@ -100,13 +108,12 @@ fn schemas() -> [Rc<Value>; 3] {
         }),
         json!({"type": "object", "properties": {}, "additionalProperties": false}),
     ]
-    .map(Rc::new)
 }
 
 /// What one model call receives: the tools, and the prepared copy of the history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    pub tools: Vec<ToolDefinition>,
+    pub tools: &'static [ToolDefinition; 3],
     pub messages: Vec<Message>,
 }
 
@@ -122,7 +129,7 @@ struct RequestJson<'a> {
 /// from its fields, which it mostly has already.
 impl Snapshot for Request {
     fn write_json(&self, out: &mut Vec<u8>) {
-        RequestJson { tools: &self.tools, messages: &self.messages }.write_json(out);
+        RequestJson { tools: self.tools, messages: &self.messages }.write_json(out);
     }
 
     fn type_name(&self) -> &'static str {
@@ -131,7 +138,7 @@ impl Snapshot for Request {
 
     fn fields(&self, visit: &mut dyn FnMut(&[Field<'_>])) -> bool {
         // The keys as `RequestJson` writes them.
-        visit(&[Field::Value("tools", &self.tools), Field::List("messages", &self.messages)]);
+        visit(&[Field::Static("tools", self.tools), Field::List("messages", &self.messages)]);
         true
     }
 }

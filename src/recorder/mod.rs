@@ -13,8 +13,8 @@
 //! as the recorder follows it), `tables` (values stored once), and the two speed shortcuts that
 //! need files of their own: `parts` (long values stored by their parts, and `read`, which reads them
 //! back) and `write` (the steps and tables written out as JSON by hand). The others are in `step`
-//! below, each taken only when the probe's static facts prove it safe, and never with
-//! `Settings::every_value`, which the tests hold them to.
+//! and `leave_with` below, each taken only when the probe's static facts prove it safe, and never
+//! with `Settings::every_value`, which the tests hold them to.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -185,9 +185,10 @@ pub fn decide(event: &'static str) {
     with(|r| r.pending.push(event));
 }
 
-/// Notes the request of a model call: its prepared `messages` against the stored history as the
-/// latest step saw it (the host's `messages` field), and its `tools`; `whole` is the request.
-pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapshot) {
+/// Notes the request of a model call (`whole`, which hands the recorder its tools and messages:
+/// [`Snapshot::fields`]): its prepared messages against the stored history as the latest step saw it
+/// (the host's `messages` field), and its tools.
+pub fn request(whole: &dyn Snapshot) {
     with(|r| {
         if r.truncated {
             return;
@@ -204,8 +205,11 @@ pub fn request(messages: &dyn HostList, tools: &dyn Snapshot, whole: &dyn Snapsh
             (!is_in(frame.mentions(), slot.name)).then_some(slot.value).flatten()
         });
         let stored = local.and_then(|index| r.tables.request_indices(index));
-        let (tools, messages) =
-            stored.unwrap_or_else(|| r.tables.request_entries(tools, messages, &history));
+        let written = || {
+            let ((_, tools), (_, messages)) = r.tables.request_entries(whole, &history)?;
+            Some((tools, messages))
+        };
+        let Some((tools, messages)) = stored.or_else(written) else { return };
         let differs = (0..messages.len() as u32)
             .filter(|&i| history.get(i as usize) != Some(&messages[i as usize]))
             .collect();

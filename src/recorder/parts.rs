@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use super::probe::{Field, HostList, Snapshot, Span};
+use super::probe::{Field, Snapshot, Span};
 use super::read::plain;
 use super::tables::{same_bytes, text_hash, Tables};
 use super::trace::{in_common, type_label, Grown, Json};
@@ -174,30 +174,17 @@ impl Tables {
         first_object && long()
     }
 
-    /// The index of a model request, from its fields (see [`Snapshot::fields`]: its tools, then its
-    /// messages); `None` if `value` is not one. Each message is most likely the stored `history`'s
-    /// at its place, and the tools those of the request before.
+    /// The index of a model request, from its fields ([`Tables::request_entries`]); `None` if `value`
+    /// is not one.
     pub(super) fn request(
         &mut self,
         value: &dyn Snapshot,
         history: &[u32],
         previous: Option<u32>,
     ) -> Option<u32> {
-        let mut index = None;
-        value.fields(&mut |fields| {
-            let [Field::Value(tools_key, tools), Field::List(messages_key, messages)] = *fields
-            else {
-                return;
-            };
-            let (tools_index, entries) = self.request_entries(tools, messages, history);
-            let messages_index = self.list_value(&entries, None);
-            index = Some(self.request_value(
-                (tools_key, tools_index),
-                (messages_key, messages_index),
-                previous,
-            ));
-        });
-        index
+        let ((tools_key, tools), (messages_key, entries)) = self.request_entries(value, history)?;
+        let messages = self.list_value(&entries, None);
+        Some(self.request_value((tools_key, tools), (messages_key, messages), previous))
     }
 
     /// The index of a model request whose messages are a value stored already, `messages` with its
@@ -217,12 +204,11 @@ impl Tables {
         self.parts_of(messages)?;
         let mut index = None;
         value.fields(&mut |fields| {
-            let [Field::Value(tools_key, tools), Field::List(key, list)] = *fields else { return };
+            let [Field::Static(tools_key, tools), Field::List(key, list)] = *fields else { return };
             if key != field || list.type_label() != type_label(ty) {
                 return;
             }
-            let tools_like = self.done.requests.last().map(|last| last.tools);
-            let tools_index = self.value(tools, tools_like);
+            let tools_index = self.static_value(tools);
             index = Some(self.request_value((tools_key, tools_index), (key, messages), previous));
         });
         index
@@ -243,17 +229,24 @@ impl Tables {
         index
     }
 
-    /// A request's tools (the tools first, as writing the whole request stores them), most likely those
-    /// of the request before, and its messages, each most likely the stored `history`'s at its place.
+    /// A model request's two fields ([`Snapshot::fields`]), each with its key: the tools (the same
+    /// static value in every request) and its messages' entries, each most likely the stored
+    /// `history`'s at its place. `None` if `value` is not a request.
     pub(super) fn request_entries(
         &mut self,
-        tools: &dyn Snapshot,
-        messages: &dyn HostList,
+        value: &dyn Snapshot,
         history: &[u32],
-    ) -> (u32, Vec<u32>) {
-        let tools_like = self.done.requests.last().map(|last| last.tools);
-        let tools = self.value(tools, tools_like);
-        (tools, self.entries(messages, history, 0))
+    ) -> Option<Request> {
+        let mut found = None;
+        value.fields(&mut |fields| {
+            let [Field::Static(tools_key, tools), Field::List(messages_key, messages)] = *fields
+            else {
+                return;
+            };
+            let tools = self.static_value(tools);
+            found = Some(((tools_key, tools), (messages_key, self.entries(messages, history, 0))));
+        });
+        found
     }
 
     /// The index of a value stored from its fields ([`Snapshot::fields`]) whose lists are lists a
@@ -284,6 +277,7 @@ impl Tables {
             for field in fields {
                 let (name, part) = match *field {
                     Field::Value(name, value) => (name, self.value(value, None)),
+                    Field::Static(name, value) => (name, self.static_value(value)),
                     Field::List(name, _) => {
                         (name, self.list_value(lists.next().unwrap_or_default(), None))
                     }
@@ -417,6 +411,9 @@ impl Tables {
         }
     }
 }
+
+/// A model request's tools (their key and index) and messages (their key and entries).
+type Request = ((&'static str, u32), (&'static str, Vec<u32>));
 
 /// A value at least this long (its JSON text, in bytes) may be written by its parts (see [`split`]):
 /// a conversation of two messages or more is, a single message and a plan of a few items are not.

@@ -13,6 +13,10 @@ use super::trace::type_label;
 pub enum Field<'a> {
     Value(&'static str, &'a dyn Snapshot),
     List(&'static str, &'a dyn HostList),
+    /// A value that lives as long as the program and holds no cell (`RefUnwindSafe`, as [`frozen`]
+    /// checks): nothing can change it, and nothing else can be where it is, so the recorder writes
+    /// it once a recording and knows it by its address after that (the loop's tool definitions).
+    Static(&'static str, &'static (dyn Snapshot + std::panic::RefUnwindSafe)),
 }
 
 /// A binding as a probe hands it over, whatever its type. Probes pass `&dyn Snapshot` and `step`
@@ -171,7 +175,7 @@ pub struct Made {
 pub enum Of {
     Whole,
     /// The binding's field of that name (only a model request's `messages`, which the recorder
-    /// stores from its parts: `Snapshot::request_parts`).
+    /// stores from its fields: `Snapshot::fields`).
     Field(&'static str),
     /// The element at this place of the tuple the call returned.
     Element(usize),

@@ -1,6 +1,7 @@
 //! The recording's tables: each distinct value stored once (by the hash of its JSON text), bindings,
 //! scopes and host views, so that a step is a few indices.
 
+use super::frame::address;
 use super::probe::{HostList, Snapshot};
 use super::trace::{Binding, HostView, Json, Recording};
 use super::Slot;
@@ -25,6 +26,8 @@ pub(super) struct Tables {
     pub(super) host_hashes: Vec<u64>,
     /// The keys of a model request's two fields, as the first request stored gave them (`parts`).
     pub(super) request_keys: Option<(Vec<u8>, Vec<u8>)>,
+    /// Each value handed as a `Field::Static` so far: its address, and its index.
+    pub(super) statics: Vec<(usize, u32)>,
 }
 
 /// What the tables keep of a value besides its text: looked up by index, where reading its text
@@ -61,6 +64,18 @@ impl Tables {
         BYTES_WRITTEN.with(|written| written.set(written.get() + text.len()));
         let index = self.store(&text, previous);
         self.scratch = text;
+        index
+    }
+
+    /// The index of a value that never changes and is never moved (`Field::Static`): written the first
+    /// time, known by its address after that.
+    pub(super) fn static_value(&mut self, value: &'static dyn Snapshot) -> u32 {
+        let at = address(value);
+        if let Some(&(_, index)) = self.statics.iter().find(|&&(known, _)| known == at) {
+            return index;
+        }
+        let index = self.value(value, None);
+        self.statics.push((at, index));
         index
     }
 

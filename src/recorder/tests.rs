@@ -256,7 +256,7 @@ impl crate::lesson::agent_types::Model for Echo {
         &mut self,
         request: &crate::lesson::agent_types::Request,
     ) -> Result<Vec<crate::lesson::types::Block>, crate::lesson::agent_types::ModelError> {
-        super::request(&request.messages, &request.tools, request);
+        super::request(request);
         Ok(Vec::new())
     }
 

@@ -73,7 +73,7 @@ fn prepared(count: usize) -> Result<Vec<Message>, String> {
 }
 
 #[traced]
-fn tools_of() -> Vec<ToolDefinition> {
+fn tools_of() -> &'static [ToolDefinition; 3] {
     let tools = tool_definitions(Lang::En);
     tools
 }
@@ -108,6 +108,32 @@ fn a_request_made_of_a_traced_call_s_messages_does_not_write_them_again() {
     for count in [0, 1] {
         written_asking(count);
     }
+}
+
+#[traced]
+fn ask_again(model: &mut dyn Model, times: usize) -> usize {
+    let mut replies = 0;
+    for _ in 0..times {
+        let request = Request { tools: tool_definitions(Lang::En), messages: Vec::new() };
+        replies += model.reply(&request).map_or(0, |reply| reply.len());
+    }
+    replies
+}
+
+/// The tool definitions are the same static value in every request (`Field::Static`): written at
+/// the first request of a recording, not again at the next ones.
+#[test]
+fn the_tools_of_each_request_are_written_once_a_recording() {
+    let written = |times| {
+        writes("ask_again", || ask_again(&mut Echo, times));
+        BYTES_WRITTEN.with(|written| written.set(0));
+        let run = || ask_again(&mut Echo, times);
+        super::record_with("ask_again", &[], super::Settings::default(), no_errors, run);
+        BYTES_WRITTEN.with(|written| written.get())
+    };
+    let tools = serde_json::to_vec(tool_definitions(Lang::En)).unwrap().len();
+    let more = written(3) - written(1);
+    assert!(more < tools, "{more} bytes more for two more requests; the tools are {tools}");
 }
 
 #[traced]

@@ -411,7 +411,7 @@ impl Model for LiveModel {
         let body = Body {
             model: &self.settings.model,
             max_tokens: self.settings.max_tokens,
-            tools: &request.tools,
+            tools: request.tools,
             messages: &request.messages,
         };
         let body =

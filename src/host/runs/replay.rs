@@ -199,7 +199,7 @@ fn describe(event: &WorldEvent, lang: Lang) -> String {
 impl Model for &Replay<'_> {
     fn reply(&mut self, request: &Request) -> Result<Vec<Block>, ModelError> {
         // Noted like any model's request, so the page shows what this call was sent.
-        recorder::request(&request.messages, &request.tools, request);
+        recorder::request(request);
         let lang = self.lang();
         let call = self.calls.get() + 1;
         self.calls.set(call);
