@@ -252,30 +252,31 @@ function traceFrom(json) {
   delete trace.parts;
   delete trace.grown;
   // Each host field's first `kept` entries are the same field's in the view before (a history is not listed again).
+  // Such a field, and such a request below, is made anew without `kept`: deleting a property leaves V8 an object
+  // in its slow form, which took twice the time (bench/tricks.md).
   const hosts = /** @type {import('./pkg/todo_trace.js').KeptField[][]} */ (trace.hosts);
   for (let v = 1; v < hosts.length; v++) {
     for (let k = 0; k < hosts[v].length; k++) {
-      const field = hosts[v][k];
-      if (field.kept === undefined) continue;
-      field.entries = hosts[v - 1][k].entries.slice(0, field.kept).concat(field.entries);
-      delete field.kept;
+      const { field, kept, entries, changes, was } = hosts[v][k];
+      if (kept === undefined) continue;
+      const whole = hosts[v - 1][k].entries.slice(0, kept).concat(entries);
+      hosts[v][k] = was === undefined ? { field, entries: whole, changes } : { field, entries: whole, changes, was };
     }
   }
   // Each request's first `kept` history entries are the request before's, and its messages, when `changed` is
   // given, are its history with `changed[k]` at position `differs[k]`.
   const requests = /** @type {import('./pkg/todo_trace.js').KeptRequest[]} */ (trace.requests ?? []);
   for (let r = 0; r < requests.length; r++) {
-    const request = requests[r];
-    if (request.kept !== undefined) {
-      request.history = requests[r - 1].history.slice(0, request.kept).concat(request.history);
-      delete request.kept;
+    const { at, step, tools, kept, differs, changed } = requests[r];
+    if (kept === undefined && changed === undefined) continue;
+    const history = kept === undefined ? requests[r].history : requests[r - 1].history.slice(0, kept).concat(requests[r].history);
+    let messages = requests[r].messages;
+    if (changed !== undefined) {
+      const made = history.slice();
+      differs.forEach((position, k) => { made[position] = changed[k]; });
+      messages = made;
     }
-    const { changed } = request;
-    if (changed === undefined) continue;
-    const messages = request.history.slice();
-    request.differs.forEach((at, k) => { messages[at] = changed[k]; });
-    request.messages = messages;
-    delete request.changed;
+    requests[r] = messages === undefined ? { at, step, tools, history, differs } : { at, step, tools, messages, history, differs };
   }
   const { result } = trace;
   if (result.stored !== undefined) {
