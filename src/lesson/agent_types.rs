@@ -42,7 +42,7 @@ pub struct ToolDefinition {
 /// The three tools of LOOP.md, described in the run's language. They are the same for every request
 /// of every run, as the course's module-level `TOOLS` are: made once per thread and language and
 /// never changed or freed, so a request holds them by reference, and the recorder writes them once a
-/// recording (`recorder::Field::Static`) where it wrote them at every model call.
+/// recording (`recorder::Field::Static`), not at every model call.
 pub fn tool_definitions(lang: Lang) -> &'static [ToolDefinition; 3] {
     thread_local! {
         static DEFINITIONS: [&'static [ToolDefinition; 3]; 2] =

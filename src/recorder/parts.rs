@@ -252,9 +252,9 @@ impl Tables {
     /// The index of a value stored from its fields ([`Snapshot::fields`]) whose lists are lists a
     /// host field's entries were taken from, as `taken` finds them by their span: the loop's outcome,
     /// which holds the history and the plan. Those lists are not written again; the other fields
-    /// are. `None` (and the value is written whole) if a list is not such a list, or none is long
-    /// enough to be stored by its parts: only then would writing the value whole have stored it by
-    /// these same parts, in this order.
+    /// are. Taken only where every list is such a list and one is long enough to be stored by its
+    /// parts, so that writing the value whole would have stored it by these same parts, in this
+    /// order; elsewhere `None`, and the value is written whole.
     pub(super) fn object<'h>(
         &mut self,
         value: &dyn Snapshot,
