@@ -236,7 +236,7 @@ impl Tables {
         &mut self,
         value: &dyn Snapshot,
         history: &[u32],
-    ) -> Option<Request> {
+    ) -> Option<RequestFields> {
         let mut found = None;
         value.fields(&mut |fields| {
             let [Field::Static(tools_key, tools), Field::List(messages_key, messages)] = *fields
@@ -413,7 +413,7 @@ impl Tables {
 }
 
 /// A model request's tools (their key and index) and messages (their key and entries).
-type Request = ((&'static str, u32), (&'static str, Vec<u32>));
+type RequestFields = ((&'static str, u32), (&'static str, Vec<u32>));
 
 /// A value at least this long (its JSON text, in bytes) may be written by its parts (see [`split`]):
 /// a conversation of two messages or more is, a single message and a plan of a few items are not.
